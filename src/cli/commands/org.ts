@@ -1,0 +1,54 @@
+/**
+ * @module cli/commands/org
+ * `foyer org create|list|show`.
+ */
+import type { Command } from 'commander';
+import { createOrganization, getOrganization, listOrganizations } from '../../domain/organizations.ts';
+import type { Output } from '../output.ts';
+import { presentOrganization, presentUser } from '../presenters.ts';
+import { withContext } from '../session.ts';
+
+export function registerOrg(program: Command, out: () => Output): void {
+  const org = program.command('org').description('manage organizations');
+
+  org
+    .command('create')
+    .description('create an organization')
+    .requiredOption('--name <name>', 'display name')
+    .requiredOption('--type <type>', 'medical or basic')
+    .option('--slug <slug>', 'unique slug (derived from the name when omitted)')
+    .action((opts: { name: string; type: string; slug?: string }) =>
+      withContext(async (ctx) => {
+        const created = await createOrganization(ctx, opts);
+        out().result(presentOrganization(created), `Created organization ${created.name} (${created.slug}, ${created.type}) ${created.id}`);
+      }),
+    );
+
+  org
+    .command('list')
+    .description('list organizations')
+    .action(() =>
+      withContext(async (ctx) => {
+        const orgs = await listOrganizations(ctx);
+        out().result(
+          { organizations: orgs.map(presentOrganization) },
+          orgs.length ? orgs.map((o) => `${o.slug}\t${o.type}\t${o.name}\t${o.id}`) : 'No organizations.',
+        );
+      }),
+    );
+
+  org
+    .command('show')
+    .description('show an organization and its users')
+    .argument('<org>', 'id or slug')
+    .action((ref: string) =>
+      withContext(async (ctx) => {
+        const found = await getOrganization(ctx, ref);
+        const users = await ctx.store.listUsers(found.id);
+        out().result({ ...presentOrganization(found), users: users.map(presentUser) }, [
+          `${found.name} (${found.slug}, ${found.type}) ${found.id}`,
+          ...users.map((u) => `  ${u.email}\t${u.role}\t${u.fullName}\t${u.id}`),
+        ]);
+      }),
+    );
+}

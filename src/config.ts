@@ -1,0 +1,90 @@
+/**
+ * @module config
+ * Every setting Foyer reads, from the environment, validated once at start.
+ * Nothing else in the code reads `process.env`, so this file is the complete
+ * list of knobs (the README's configuration table mirrors it).
+ */
+
+export interface Config {
+  port: number;
+  host: string;
+  databaseUrl: string;
+  /** The spec's `{redirect_host}`: where participants meet. No trailing slash. */
+  publicUrl: string;
+  /** Path prefix of the API; `{base_url}` is publicUrl + apiPrefix. '' allowed. */
+  apiPrefix: string;
+  redisUrl: string | undefined;
+  idleCloseSeconds: number;
+  rateLimitPerMinute: number;
+  /** Key of the API-secret hash; changing it invalidates every key pair. */
+  secretPepper: string;
+  logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+}
+
+export class ConfigError extends Error {
+  override name = 'ConfigError';
+}
+
+type Env = Record<string, string | undefined>;
+
+function integer(env: Env, name: string, fallback: number, min: number, max: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  if (!/^\d+$/.test(raw.trim())) throw new ConfigError(`${name} must be a whole number, got "${raw}".`);
+  const value = Number(raw.trim());
+  if (value < min || value > max) throw new ConfigError(`${name} must be between ${min} and ${max}, got ${value}.`);
+  return value;
+}
+
+function url(name: string, raw: string, protocols: string[]): string {
+  let parsed: URL;
+  try {
+    parsed = new URL(raw);
+  } catch {
+    throw new ConfigError(`${name} must be a URL, got "${raw}".`);
+  }
+  if (!protocols.includes(parsed.protocol)) {
+    throw new ConfigError(`${name} must start with ${protocols.map((p) => p + '//').join(' or ')}, got "${raw}".`);
+  }
+  return raw;
+}
+
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+
+export function loadConfig(env: Env = process.env): Config {
+  const port = integer(env, 'PORT', 3000, 0, 65535);
+  const host = env.HOST?.trim() || '0.0.0.0';
+
+  const databaseUrl = env.DATABASE_URL?.trim() || 'sqlite:./data/foyer.db';
+  if (!/^sqlite:.+/.test(databaseUrl) && !/^postgres(ql)?:\/\//.test(databaseUrl)) {
+    throw new ConfigError(
+      `DATABASE_URL must be sqlite:<path>, sqlite::memory: or postgres://…, got "${databaseUrl.replace(/\/\/[^@]*@/, '//***@')}".`,
+    );
+  }
+
+  const publicUrl = url('PUBLIC_URL', env.PUBLIC_URL?.trim() || `http://localhost:${port}`, ['http:', 'https:']).replace(/\/+$/, '');
+
+  const apiPrefix = (env.API_PREFIX ?? '/api').trim().replace(/\/+$/, '');
+  if (apiPrefix !== '' && !/^(\/[A-Za-z0-9._~-]+)+$/.test(apiPrefix)) {
+    throw new ConfigError(`API_PREFIX must be a path such as /api (or empty), got "${apiPrefix}".`);
+  }
+
+  const redisRaw = env.REDIS_URL?.trim();
+  const redisUrl = redisRaw ? url('REDIS_URL', redisRaw, ['redis:', 'rediss:']) : undefined;
+
+  const logLevel = (env.LOG_LEVEL?.trim() || 'info') as Config['logLevel'];
+  if (!LOG_LEVELS.includes(logLevel)) throw new ConfigError(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}.`);
+
+  return {
+    port,
+    host,
+    databaseUrl,
+    publicUrl,
+    apiPrefix,
+    redisUrl,
+    idleCloseSeconds: integer(env, 'IDLE_CLOSE_SECONDS', 900, 1, 31 * 24 * 3600),
+    rateLimitPerMinute: integer(env, 'RATE_LIMIT_PER_MINUTE', 1000, 1, 10_000_000),
+    secretPepper: env.API_SECRET_PEPPER || 'foyer/api-secret/v1',
+    logLevel,
+  };
+}

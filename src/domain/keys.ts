@@ -1,0 +1,92 @@
+/**
+ * @module domain/keys
+ * API key pairs. The public key (`API_KEY`) identifies the pair; the secret
+ * (`API_SECRET`) is shown once at creation and stored only as a keyed hash.
+ *
+ * Why HMAC-SHA-256 and not bcrypt/scrypt/argon2: those slow hashes exist to
+ * make guessing low-entropy passwords expensive. Our secrets are 256 random
+ * bits, so guessing is infeasible at any hash speed, and a slow hash would
+ * only add tens of milliseconds of CPU to every API request. The hash is keyed
+ * (a server-side pepper) and bound to the public key, so a stolen database
+ * alone cannot be used to test candidate secrets, and a digest copied to
+ * another key's row does not verify there.
+ */
+import { createHmac, timingSafeEqual } from 'node:crypto';
+import type { DomainContext } from './context.ts';
+import { NotFoundError, UnauthorizedError, ValidationError } from './errors.ts';
+import { newId, randomBase62, randomSecret } from './ids.ts';
+import type { ApiKey, Organization } from './types.ts';
+
+const PUBLIC_KEY_PREFIX = 'fk_';
+const SECRET_PREFIX = 'fs_';
+
+export function hashSecret(pepper: string, publicKey: string, secret: string): string {
+  return createHmac('sha256', pepper).update(publicKey).update('\0').update(secret).digest('hex');
+}
+
+export interface IssuedKey {
+  key: ApiKey;
+  /** The only time the secret exists outside the caller's hands. */
+  secret: string;
+}
+
+export async function createApiKey(
+  ctx: DomainContext,
+  org: Organization,
+  input: { expiresAt: Date | null },
+): Promise<IssuedKey> {
+  const now = ctx.now();
+  if (input.expiresAt && input.expiresAt.getTime() <= now.getTime()) {
+    throw ValidationError.field('expiresAt', 'expiresAt must be in the future.');
+  }
+  const publicKey = PUBLIC_KEY_PREFIX + randomBase62(24);
+  const secret = SECRET_PREFIX + randomSecret();
+  const key: ApiKey = {
+    id: newId(),
+    organizationId: org.id,
+    publicKey,
+    secretHash: hashSecret(ctx.secretPepper, publicKey, secret),
+    expiresAt: input.expiresAt,
+    revokedAt: null,
+    createdAt: now,
+  };
+  await ctx.store.insertApiKey(key);
+  return { key, secret };
+}
+
+export async function listApiKeys(ctx: DomainContext, org: Organization): Promise<ApiKey[]> {
+  return ctx.store.listApiKeys(org.id);
+}
+
+export async function revokeApiKey(ctx: DomainContext, publicKey: string): Promise<ApiKey> {
+  const key = await ctx.store.revokeApiKey(publicKey, ctx.now());
+  if (!key) throw new NotFoundError('API key');
+  return key;
+}
+
+export function isKeyUsable(key: ApiKey, now: Date): boolean {
+  if (key.revokedAt) return false;
+  return key.expiresAt === null || key.expiresAt.getTime() > now.getTime();
+}
+
+/**
+ * Resolves a request's credentials to its organization. Every failure is the
+ * same `UnauthorizedError`, so a caller learns nothing about which part was wrong.
+ */
+export async function authenticate(
+  ctx: DomainContext,
+  publicKey: string | undefined,
+  secret: string | undefined,
+): Promise<{ key: ApiKey; organization: Organization }> {
+  if (!publicKey || !secret || publicKey.length > 200 || secret.length > 200) {
+    throw new UnauthorizedError();
+  }
+  const key = await ctx.store.findApiKey(publicKey);
+  const presented = Buffer.from(hashSecret(ctx.secretPepper, publicKey, secret), 'hex');
+  const stored = Buffer.from(key?.secretHash ?? '', 'hex');
+  const matches = stored.length === presented.length && timingSafeEqual(stored, presented);
+  if (!key || !matches || !isKeyUsable(key, ctx.now())) throw new UnauthorizedError();
+  const organization = await ctx.store.findOrganization(key.organizationId);
+  if (!organization) throw new UnauthorizedError();
+  return { key, organization };
+}

@@ -1,0 +1,150 @@
+/**
+ * @module domain/meetings
+ * Creating, reading and deleting meetings, with every rule of the spec's
+ * meeting-creation table. All API versions funnel into `createMeeting`; v1
+ * and v2 simply never pass the v3-only fields.
+ */
+import type { DomainContext } from './context.ts';
+import { ConflictError, NotFoundError, ValidationError, type FieldError } from './errors.ts';
+import { isUuidV4, newId, randomBase62 } from './ids.ts';
+import type { Meeting, MeetingType, Organization, QueryParameters } from './types.ts';
+
+export const MEETING_TYPES: readonly MeetingType[] = ['MEETING', 'CONSULTATION'];
+
+/** Bounds that keep a short link's stored parameters a URL's worth. */
+export const QUERY_PARAMETERS_MAX_KEYS = 50;
+export const QUERY_PARAMETER_KEY_MAX = 64;
+export const QUERY_PARAMETER_VALUE_MAX = 1000;
+
+/** 10 base62 characters: ~59.5 bits, far beyond guessing through a rate-limited endpoint. */
+const SHORT_CODE_LENGTH = 10;
+
+export interface CreateMeetingInput {
+  ownerEmail?: string | undefined;
+  /** Case-insensitive `MEETING` or `CONSULTATION`; default MEETING. */
+  type?: string | undefined;
+  isInfinite?: boolean | undefined;
+  meetingId?: string | undefined;
+  /** Unvalidated: checked here to be a flat object of strings, numbers or booleans. */
+  queryParameters?: unknown;
+}
+
+export function parseMeetingType(value: string | undefined): MeetingType | undefined {
+  if (value === undefined) return 'MEETING';
+  const upper = value.toUpperCase();
+  return MEETING_TYPES.includes(upper as MeetingType) ? (upper as MeetingType) : undefined;
+}
+
+function checkQueryParameters(errors: FieldError[], value: unknown): QueryParameters | null {
+  if (value === undefined || value === null) return null;
+  const field = 'queryParameters';
+  if (typeof value !== 'object' || Array.isArray(value)) {
+    errors.push({ field, message: 'queryParameters is an object of key-value pairs.' });
+    return null;
+  }
+  const entries = Object.entries(value as Record<string, unknown>);
+  if (entries.length > QUERY_PARAMETERS_MAX_KEYS) {
+    errors.push({ field, message: `queryParameters has at most ${QUERY_PARAMETERS_MAX_KEYS} keys.` });
+    return null;
+  }
+  const result: QueryParameters = {};
+  for (const [key, v] of entries) {
+    if (key.length === 0 || key.length > QUERY_PARAMETER_KEY_MAX) {
+      errors.push({ field: `${field}.${key}`, message: `A key has 1 to ${QUERY_PARAMETER_KEY_MAX} characters.` });
+    } else if (typeof v === 'string') {
+      if (v.length > QUERY_PARAMETER_VALUE_MAX) {
+        errors.push({ field: `${field}.${key}`, message: `A value has at most ${QUERY_PARAMETER_VALUE_MAX} characters.` });
+      } else result[key] = v;
+    } else if ((typeof v === 'number' && Number.isFinite(v)) || typeof v === 'boolean') {
+      result[key] = v;
+    } else {
+      errors.push({ field: `${field}.${key}`, message: 'A value is a string, a number or a boolean.' });
+    }
+  }
+  return result;
+}
+
+export async function createMeeting(
+  ctx: DomainContext,
+  org: Organization,
+  input: CreateMeetingInput,
+): Promise<Meeting> {
+  const errors: FieldError[] = [];
+
+  const type = parseMeetingType(input.type);
+  if (!type) errors.push({ field: 'type', message: 'type is MEETING or CONSULTATION.' });
+
+  const isInfinite = input.isInfinite === true;
+  if (isInfinite && type === 'CONSULTATION') {
+    errors.push({ field: 'isInfinite', message: 'isInfinite applies only to meetings of type MEETING.' });
+  }
+
+  if (input.meetingId !== undefined && !isUuidV4(input.meetingId)) {
+    errors.push({ field: 'meetingId', message: 'meetingId is a UUID v4.' });
+  }
+
+  const queryParameters = checkQueryParameters(errors, input.queryParameters);
+
+  // An empty owner email is treated as absent: forms send empty fields.
+  const ownerEmail = input.ownerEmail?.trim() || undefined;
+  let ownerUserId: string | null = null;
+  if (ownerEmail === undefined) {
+    if (org.type === 'medical') {
+      errors.push({ field: 'ownerEmail', message: 'ownerEmail is required for a medical organization.' });
+    }
+  } else {
+    const owner = await ctx.store.findUserByEmail(org.id, ownerEmail);
+    if (!owner) {
+      errors.push({ field: 'ownerEmail', message: 'ownerEmail is not a member of this organization.' });
+    } else {
+      ownerUserId = owner.id;
+    }
+  }
+
+  if (errors.length) throw new ValidationError(errors);
+
+  const createdAt = ctx.now();
+  const meeting: Meeting = {
+    id: input.meetingId?.toLowerCase() ?? newId(),
+    organizationId: org.id,
+    ownerUserId,
+    type: type!,
+    isInfinite,
+    queryParameters,
+    shortCode: null,
+    createdAt,
+    closesAt: isInfinite ? null : new Date(createdAt.getTime() + ctx.idleCloseSeconds * 1000),
+    closedAt: null,
+    deletedAt: null,
+  };
+
+  if (!queryParameters) {
+    await ctx.store.insertMeeting(meeting);
+    return meeting;
+  }
+  // A short-code collision is astronomically unlikely, but cheap to survive.
+  for (let attempt = 0; ; attempt++) {
+    meeting.shortCode = randomBase62(SHORT_CODE_LENGTH);
+    try {
+      await ctx.store.insertMeeting(meeting);
+      return meeting;
+    } catch (error) {
+      if (!(error instanceof ConflictError && error.field === 'shortCode') || attempt >= 4) throw error;
+    }
+  }
+}
+
+export async function getMeeting(ctx: DomainContext, org: Organization, id: string): Promise<Meeting> {
+  const meeting = isUuidV4(id) ? await ctx.store.findMeeting(org.id, id.toLowerCase()) : undefined;
+  if (!meeting) throw new NotFoundError('meeting');
+  return meeting;
+}
+
+/** Deletes (ends) a meeting at once; returns it as it was. */
+export async function deleteMeeting(ctx: DomainContext, org: Organization, id: string): Promise<Meeting> {
+  const meeting = isUuidV4(id)
+    ? await ctx.store.deleteMeeting(org.id, id.toLowerCase(), ctx.now())
+    : undefined;
+  if (!meeting) throw new NotFoundError('meeting');
+  return meeting;
+}

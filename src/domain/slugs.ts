@@ -1,0 +1,45 @@
+/**
+ * @module domain/slugs
+ * Slugs of rooms, boards and queues share one namespace because their
+ * redirect URLs all live at `{redirect_host}/<slug>`; the front end's own
+ * paths must therefore never be claimable.
+ */
+import { type FieldError } from './errors.ts';
+
+const SLUG = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
+export const SLUG_MIN = 3;
+export const SLUG_MAX = 64;
+
+/** Paths the front end and API use at the top level of `{redirect_host}`. */
+export const RESERVED_SLUGS: ReadonlySet<string> = new Set([
+  'api', 'm', 'meetings', 'meeting', 'rooms', 'room', 'boards', 'board', 'queues', 'queue',
+  'dashboard', 'static', 'assets', 'public', 'health', 'ready', 'ws', 'docs', 'openapi',
+  'admin', 'login', 'logout', 'signup', 'account', 'settings', 'app', 'www', 'favicon-ico',
+  'robots-txt', 'v1', 'v2', 'v3', 'join', 'embed', 'help', 'status', 'metrics', 'foyer',
+]);
+
+/** Returns the problem with `slug`, or undefined when it is a valid, unreserved slug. */
+export function slugProblem(slug: string, field = 'slug'): FieldError | undefined {
+  if (slug.length < SLUG_MIN || slug.length > SLUG_MAX) {
+    return { field, message: `A slug has ${SLUG_MIN} to ${SLUG_MAX} characters.` };
+  }
+  if (!SLUG.test(slug)) {
+    return { field, message: 'A slug has lowercase letters, digits and single hyphens between them.' };
+  }
+  if (RESERVED_SLUGS.has(slug)) {
+    return { field, message: `The slug "${slug}" is reserved.` };
+  }
+  return undefined;
+}
+
+/** Derives a slug from a display name ("Acme Clinic" → "acme-clinic"). */
+export function slugify(name: string): string {
+  return name
+    .normalize('NFKD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-+|-+$/g, '')
+    .slice(0, SLUG_MAX)
+    .replace(/-+$/g, '');
+}

@@ -1,0 +1,102 @@
+/**
+ * @module domain/types
+ * The objects Foyer is about. Plain data: no HTTP names, no SQL names.
+ * Each API version presents these in its own field names (see src/http/v*).
+ */
+
+export type OrganizationType = 'medical' | 'basic';
+
+export interface Organization {
+  id: string;
+  name: string;
+  /** Unique; v2 shows it as `organizationSlug`. Set only by the operator. */
+  slug: string;
+  type: OrganizationType;
+  createdAt: Date;
+}
+
+export type OrganizationRole = 'USER' | 'ADMIN';
+
+export interface User {
+  id: string;
+  organizationId: string;
+  /** Stored as given; matched case-insensitively (see `normalizeEmail`). */
+  email: string;
+  fullName: string;
+  role: OrganizationRole;
+  createdAt: Date;
+}
+
+export interface ApiKey {
+  id: string;
+  organizationId: string;
+  /** The public half, sent as the `API_KEY` header. */
+  publicKey: string;
+  /** Keyed hash of the secret; the secret itself is never stored. */
+  secretHash: string;
+  expiresAt: Date | null;
+  revokedAt: Date | null;
+  createdAt: Date;
+}
+
+export type MeetingType = 'MEETING' | 'CONSULTATION';
+
+/** Values allowed in a meeting's `queryParameters` (a flat object). */
+export type QueryParameterValue = string | number | boolean;
+export type QueryParameters = Record<string, QueryParameterValue>;
+
+export interface Meeting {
+  id: string;
+  organizationId: string;
+  /** The member who administers the meeting (`ownerEmail`), if one was named. */
+  ownerUserId: string | null;
+  type: MeetingType;
+  isInfinite: boolean;
+  queryParameters: QueryParameters | null;
+  /** Present exactly when `queryParameters` was given: the `/m/<code>` link. */
+  shortCode: string | null;
+  createdAt: Date;
+  /**
+   * When the meeting closes if nobody is (or comes) in it. Null while
+   * participants are present and for infinite meetings.
+   */
+  closesAt: Date | null;
+  closedAt: Date | null;
+  deletedAt: Date | null;
+}
+
+export interface Room {
+  id: string;
+  organizationId: string;
+  slug: string;
+  title: string | null;
+  createdAt: Date;
+}
+
+export type SpaceKind = 'board' | 'queue';
+
+export interface Member {
+  userId: string;
+  fullName: string;
+  isActive: boolean;
+  isAutoAccepting: boolean;
+  joinedCallAt: Date | null;
+}
+
+/**
+ * A board or a queue: a shared waiting place served by several members.
+ * Queues ignore `hasWaitingList` (always stored false).
+ */
+export interface Space {
+  id: string;
+  organizationId: string;
+  kind: SpaceKind;
+  name: string;
+  slug: string;
+  isActive: boolean;
+  closingMessage: string | null;
+  hasWaitingList: boolean;
+  members: Member[];
+  createdAt: Date;
+  updatedAt: Date;
+}
