@@ -64,7 +64,7 @@ export interface Store {
   /** Across organizations: the public front end resolves links by id or short code. */
   findMeetingById(id: string): Promise<Meeting | undefined>;
   findMeetingByShortCode(shortCode: string): Promise<Meeting | undefined>;
-  /** Marks deleted; returns the meeting as it was, or undefined. */
+  /** Marks deleted; returns the meeting with `deletedAt` set, or undefined when not found (or already deleted). The id stays taken. */
   deleteMeeting(organizationId: string, id: string, at: Date): Promise<Meeting | undefined>;
 
   // Rooms.

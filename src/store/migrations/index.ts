@@ -1,0 +1,19 @@
+/**
+ * @module store/migrations/index
+ * The ordered list of schema migrations, handed to Kysely's `Migrator`
+ * through a static provider: file-system discovery does not work reliably
+ * under tsx, and an explicit list makes the order reviewable.
+ * Names sort in application order; never rename or edit an applied one.
+ */
+import type { Migration, MigrationProvider } from 'kysely';
+import { initial } from './001_initial.ts';
+
+const migrations: Record<string, Migration> = {
+  '001_initial': initial,
+};
+
+export const migrationProvider: MigrationProvider = {
+  async getMigrations() {
+    return migrations;
+  },
+};

@@ -1,0 +1,105 @@
+/**
+ * @module store/schema
+ * Kysely table typings: the database as the migrations leave it.
+ *
+ * Column conventions, identical in both dialects so one query set serves both:
+ * - timestamps are epoch milliseconds in integer columns (`bigint` in
+ *   PostgreSQL, parsed to `number` by the pool in `postgres.ts`);
+ * - booleans are integers 0/1, because better-sqlite3 cannot bind JS booleans;
+ * - `meetings.query_parameters` is JSON text.
+ * Rows are turned into domain objects only in `mappers.ts`.
+ */
+
+/** 0 or 1; see the module comment. */
+export type IntBool = 0 | 1;
+
+export interface OrganizationsTable {
+  id: string;
+  name: string;
+  slug: string;
+  type: string;
+  created_at: number;
+}
+
+export interface UsersTable {
+  id: string;
+  organization_id: string;
+  email: string;
+  /** `email` lower-cased: the unique, case-insensitive lookup key. */
+  email_lower: string;
+  full_name: string;
+  role: string;
+  created_at: number;
+}
+
+export interface ApiKeysTable {
+  id: string;
+  organization_id: string;
+  public_key: string;
+  secret_hash: string;
+  expires_at: number | null;
+  revoked_at: number | null;
+  created_at: number;
+}
+
+export interface MeetingsTable {
+  id: string;
+  organization_id: string;
+  owner_user_id: string | null;
+  type: string;
+  is_infinite: IntBool;
+  query_parameters: string | null;
+  short_code: string | null;
+  created_at: number;
+  closes_at: number | null;
+  closed_at: number | null;
+  deleted_at: number | null;
+}
+
+export interface RoomsTable {
+  id: string;
+  organization_id: string;
+  slug: string;
+  title: string | null;
+  created_at: number;
+}
+
+export interface SpacesTable {
+  id: string;
+  organization_id: string;
+  kind: 'board' | 'queue';
+  name: string;
+  slug: string;
+  is_active: IntBool;
+  closing_message: string | null;
+  has_waiting_list: IntBool;
+  created_at: number;
+  updated_at: number;
+}
+
+export interface SpaceMembersTable {
+  space_id: string;
+  user_id: string;
+  position: number;
+  is_active: IntBool;
+  is_auto_accepting: IntBool;
+  joined_call_at: number | null;
+}
+
+/** The global slug namespace shared by rooms, boards and queues. */
+export interface SlugsTable {
+  slug: string;
+  kind: 'room' | 'board' | 'queue';
+  object_id: string;
+}
+
+export interface Database {
+  organizations: OrganizationsTable;
+  users: UsersTable;
+  api_keys: ApiKeysTable;
+  meetings: MeetingsTable;
+  rooms: RoomsTable;
+  spaces: SpacesTable;
+  space_members: SpaceMembersTable;
+  slugs: SlugsTable;
+}
