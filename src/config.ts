@@ -16,6 +16,14 @@ export interface Config {
   redisUrl: string | undefined;
   idleCloseSeconds: number;
   rateLimitPerMinute: number;
+  /** Namespace of every Redis key Foyer writes, so deployments (and tests) can share one Redis. */
+  redisKeyPrefix: string;
+  /** Failed authentications per client address per rolling minute before that address is refused without a database lookup. */
+  authFailuresPerMinute: number;
+  /** How often counted request totals are written to the database, in batches. */
+  usageFlushSeconds: number;
+  /** How long a verified API key is trusted without re-reading it: the bound on how late a revocation takes effect. */
+  apiKeyCacheSeconds: number;
   /** Key of the API-secret hash; changing it invalidates every key pair. */
   secretPepper: string;
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
@@ -47,6 +55,14 @@ function url(name: string, raw: string, protocols: string[]): string {
     throw new ConfigError(`${name} must start with ${protocols.map((p) => p + '//').join(' or ')}, got "${raw}".`);
   }
   return raw;
+}
+
+function redisKeyPrefix(env: Env): string {
+  const prefix = env.REDIS_KEY_PREFIX?.trim() || 'foyer:';
+  if (!/^[A-Za-z0-9:_.-]{1,64}$/.test(prefix)) {
+    throw new ConfigError(`REDIS_KEY_PREFIX must be 1-64 letters, digits or :_.-, got "${prefix}".`);
+  }
+  return prefix;
 }
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
@@ -84,6 +100,10 @@ export function loadConfig(env: Env = process.env): Config {
     redisUrl,
     idleCloseSeconds: integer(env, 'IDLE_CLOSE_SECONDS', 900, 1, 31 * 24 * 3600),
     rateLimitPerMinute: integer(env, 'RATE_LIMIT_PER_MINUTE', 1000, 1, 10_000_000),
+    redisKeyPrefix: redisKeyPrefix(env),
+    authFailuresPerMinute: integer(env, 'AUTH_FAILURES_PER_MINUTE', 30, 1, 1_000_000),
+    usageFlushSeconds: integer(env, 'USAGE_FLUSH_SECONDS', 5, 1, 3600),
+    apiKeyCacheSeconds: integer(env, 'API_KEY_CACHE_SECONDS', 5, 0, 300),
     secretPepper: env.API_SECRET_PEPPER || 'foyer/api-secret/v1',
     logLevel,
   };

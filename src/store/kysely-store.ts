@@ -31,6 +31,7 @@ import {
 import { migrationProvider } from './migrations/index.ts';
 import type { Database, SpaceMembersTable, SpacesTable } from './schema.ts';
 import type { SpacePatch, Store } from './store.ts';
+import type { HourlyUsage, OrganizationQuota, UsageIncrement } from '../domain/usage.ts';
 
 export type Dialect = 'sqlite' | 'postgres';
 
@@ -43,6 +44,8 @@ export type ErrorTranslator = (error: unknown) => unknown;
 type Db = Kysely<Database> | Transaction<Database>;
 
 const MEMBERS_FIELD = 'membersIds';
+/** Rows per usage upsert: 4 parameters each, well under SQLite's 32766-parameter cap. */
+const USAGE_CHUNK = 500;
 
 export class KyselyStore implements Store {
   constructor(
@@ -330,6 +333,71 @@ export class KyselyStore implements Store {
         await trx.deleteFrom('slugs').where('slug', '=', space.slug).where('object_id', '=', id).execute();
         return space;
       }),
+    );
+  }
+
+  // Request totals and quotas.
+
+  async recordUsage(increments: UsageIncrement[]): Promise<void> {
+    if (increments.length === 0) return;
+    await this.write(() =>
+      this.db.transaction().execute(async (trx) => {
+        // Chunked: SQLite caps bound parameters per statement.
+        for (let i = 0; i < increments.length; i += USAGE_CHUNK) {
+          const rows = increments.slice(i, i + USAGE_CHUNK).map((u) => ({
+            api_key_id: u.apiKeyId,
+            organization_id: u.organizationId,
+            hour_start: u.hourStart,
+            requests: u.requests,
+          }));
+          await trx
+            .insertInto('usage_hourly')
+            .values(rows)
+            // Adds rather than overwrites, so several instances flushing the same hour all count.
+            .onConflict((oc) =>
+              oc.columns(['api_key_id', 'hour_start']).doUpdateSet((eb) => ({
+                requests: eb('usage_hourly.requests', '+', eb.ref('excluded.requests')),
+              })),
+            )
+            .execute();
+        }
+      }),
+    );
+  }
+
+  async listHourlyUsage(organizationId: string, from: Date, to: Date): Promise<HourlyUsage[]> {
+    const rows = await this.db
+      .selectFrom('usage_hourly')
+      .select(['api_key_id', 'hour_start', 'requests'])
+      .where('organization_id', '=', organizationId)
+      .where('hour_start', '>=', toMillis(from))
+      .where('hour_start', '<', toMillis(to))
+      .orderBy('hour_start')
+      .execute();
+    return rows.map((r) => ({ apiKeyId: r.api_key_id, hourStart: Number(r.hour_start), requests: Number(r.requests) }));
+  }
+
+  async findOrganizationQuota(organizationId: string): Promise<OrganizationQuota | undefined> {
+    const row = await this.db
+      .selectFrom('organization_quotas')
+      .select(['hourly_limit', 'daily_limit'])
+      .where('organization_id', '=', organizationId)
+      .executeTakeFirst();
+    if (!row) return undefined;
+    const n = (v: number | null) => (v === null ? null : Number(v));
+    return { hourly: n(row.hourly_limit), daily: n(row.daily_limit) };
+  }
+
+  async setOrganizationQuota(organizationId: string, quota: OrganizationQuota): Promise<void> {
+    const row = { organization_id: organizationId, hourly_limit: quota.hourly, daily_limit: quota.daily };
+    await this.write(() =>
+      this.db
+        .insertInto('organization_quotas')
+        .values(row)
+        .onConflict((oc) =>
+          oc.column('organization_id').doUpdateSet({ hourly_limit: quota.hourly, daily_limit: quota.daily }),
+        )
+        .execute(),
     );
   }
 }

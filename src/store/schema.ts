@@ -93,6 +93,21 @@ export interface SlugsTable {
   object_id: string;
 }
 
+/** Accepted requests of one API key in one UTC hour (migration 003). */
+export interface UsageHourlyTable {
+  api_key_id: string;
+  organization_id: string;
+  hour_start: number;
+  requests: number;
+}
+
+/** Operator-set request quotas; null = no ceiling (migration 003). */
+export interface OrganizationQuotasTable {
+  organization_id: string;
+  hourly_limit: number | null;
+  daily_limit: number | null;
+}
+
 export interface Database {
   organizations: OrganizationsTable;
   users: UsersTable;
@@ -102,4 +117,6 @@ export interface Database {
   spaces: SpacesTable;
   space_members: SpaceMembersTable;
   slugs: SlugsTable;
+  usage_hourly: UsageHourlyTable;
+  organization_quotas: OrganizationQuotasTable;
 }

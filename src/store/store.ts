@@ -19,6 +19,7 @@ import type {
   SpaceKind,
   User,
 } from '../domain/types.ts';
+import type { HourlyUsage, OrganizationQuota, UsageIncrement } from '../domain/usage.ts';
 
 export interface SpacePatch {
   name?: string;
@@ -86,4 +87,12 @@ export interface Store {
   ): Promise<Space | undefined>;
   /** Returns the space as it was before deletion, or undefined. Frees its slug. */
   deleteSpace(organizationId: string, kind: SpaceKind, id: string): Promise<Space | undefined>;
+
+  // Request totals and quotas (see domain/usage.ts).
+  /** Adds each increment to its (key, hour) total, in one transaction; increments must be unique per (key, hour). */
+  recordUsage(increments: UsageIncrement[]): Promise<void>;
+  /** Hourly totals of an organization's keys with hourStart in [from, to). */
+  listHourlyUsage(organizationId: string, from: Date, to: Date): Promise<HourlyUsage[]>;
+  findOrganizationQuota(organizationId: string): Promise<OrganizationQuota | undefined>;
+  setOrganizationQuota(organizationId: string, quota: OrganizationQuota): Promise<void>;
 }

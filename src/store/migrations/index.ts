@@ -7,9 +7,11 @@
  */
 import type { Migration, MigrationProvider } from 'kysely';
 import { initial } from './001_initial.ts';
+import { usage } from './003_usage.ts';
 
 const migrations: Record<string, Migration> = {
   '001_initial': initial,
+  '003_usage': usage,
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -1,0 +1,178 @@
+/**
+ * @module limits/redis-limiter
+ * The limiter shared by several instances through Redis (REDIS_URL): the
+ * per-key window, the organization quota counters and the failed-auth
+ * windows all live in Redis and change only inside Lua scripts
+ * (redis-scripts.ts), one round trip per request.
+ *
+ * When Redis is unreachable Foyer FAILS OPEN: requests keep being served,
+ * limited by this instance's in-memory limiter (so each instance still
+ * enforces the per-key rate on its own; together N instances may accept up
+ * to N x the limit while Redis is down). Every failed Redis call is counted
+ * (`failures`) and logged, at most one log line per 10 s. Refusing all
+ * traffic would turn a cache outage into a full API outage; the database,
+ * which holds the real data, is what readiness depends on.
+ *
+ * Commands fail fast instead of queueing while disconnected
+ * (enableOfflineQueue off) and time out after `commandTimeoutMs`, so an
+ * unreachable or hung Redis adds at most that to a request.
+ */
+import { Redis } from 'ioredis';
+import { dayStart, hourStart } from '../domain/usage.ts';
+import { RATE_WINDOW_MS, periodResetMs, type Admission, type AdmissionRequest, type Limiter } from './limiter.ts';
+import type { MemoryLimiter } from './memory-limiter.ts';
+import { ADMIT_SCRIPT, AUTH_SCRIPT } from './redis-scripts.ts';
+import type { WindowState } from './sliding-window.ts';
+
+type Reply = Array<number>;
+
+interface ScriptedRedis extends Redis {
+  foyerAdmit(k1: string, k2: string, k3: string, ...args: Array<string | number>): Promise<Reply>;
+  foyerAuth(k1: string, ...args: Array<string | number>): Promise<Reply>;
+}
+
+export interface RedisLimiterOptions {
+  url: string;
+  keyPrefix: string;
+  ratePerMinute: number;
+  authFailuresPerMinute: number;
+  /** Serves while Redis is unreachable. */
+  fallback: MemoryLimiter;
+  warn: (message: string) => void;
+  commandTimeoutMs?: number;
+  /** Fixed clock for tests; by default the window uses Redis's clock. */
+  now?: () => number;
+}
+
+const HOUR_MS = 3_600_000;
+const WARN_EVERY_MS = 10_000;
+
+export class RedisLimiter implements Limiter {
+  readonly kind = 'redis' as const;
+  /** Redis calls that failed and were answered by the fallback instead. */
+  failures = 0;
+  private readonly redis: ScriptedRedis;
+  private lastWarning = 0;
+  private readonly now: () => number;
+
+  constructor(private readonly options: RedisLimiterOptions) {
+    this.now = options.now ?? Date.now;
+    const redis = new Redis(options.url, {
+      enableOfflineQueue: false,
+      maxRetriesPerRequest: 1,
+      commandTimeout: options.commandTimeoutMs ?? 500,
+      connectTimeout: 2000,
+      // Keep trying forever, backing off to 2 s: Redis may come back.
+      retryStrategy: (attempt) => Math.min(attempt * 100, 2000),
+    });
+    // Without a listener an 'error' event would crash the process.
+    redis.on('error', (error: Error) => this.warnThrottled(`Redis unavailable (${error.message}); limits fall back to this instance.`));
+    redis.defineCommand('foyerAdmit', { numberOfKeys: 3, lua: ADMIT_SCRIPT });
+    redis.defineCommand('foyerAuth', { numberOfKeys: 1, lua: AUTH_SCRIPT });
+    this.redis = redis as ScriptedRedis;
+  }
+
+  /** Waits (bounded) for the first connection, so a healthy start does not begin in fallback. */
+  async connected(timeoutMs = 2000): Promise<boolean> {
+    if (this.redis.status === 'ready') return true;
+    return new Promise((resolve) => {
+      const done = (ok: boolean) => {
+        clearTimeout(timer);
+        this.redis.off('ready', onReady);
+        resolve(ok);
+      };
+      const onReady = () => done(true);
+      const timer = setTimeout(() => done(false), timeoutMs);
+      this.redis.once('ready', onReady);
+    });
+  }
+
+  async admit(request: AdmissionRequest): Promise<Admission> {
+    const p = this.options.keyPrefix;
+    // Periods follow this host's clock (UTC hours; hosts are NTP-synced), the window Redis's.
+    const t = this.now();
+    const h = hourStart(t);
+    const d = dayStart(t);
+    let reply: Reply;
+    try {
+      reply = await this.redis.foyerAdmit(
+        `${p}rl:${request.apiKeyId}`,
+        `${p}q:${request.organizationId}:h:${h}`,
+        `${p}q:${request.organizationId}:d:${d}`,
+        this.options.ratePerMinute,
+        RATE_WINDOW_MS,
+        this.options.now ? this.now() : -1,
+        request.quota.hourly ?? -1,
+        request.quota.daily ?? -1,
+        h + 2 * HOUR_MS - t,
+        d + 86_400_000 + HOUR_MS - t,
+      );
+    } catch (error) {
+      this.failed(error);
+      return this.options.fallback.admit(request);
+    }
+    const [code, count, resetMs] = reply as [number, number, number];
+    const limit = this.options.ratePerMinute;
+    const rate: WindowState = { allowed: code !== 1, limit, remaining: Math.max(0, limit - count), resetMs };
+    if (code === 0) return { outcome: 'accepted', rate };
+    if (code === 1) return { outcome: 'rate_limited', rate };
+    const period = code === 2 ? 'hour' : 'day';
+    const quotaLimit = (code === 2 ? request.quota.hourly : request.quota.daily) ?? 0;
+    return { outcome: 'quota_exceeded', rate, quota: { period, limit: quotaLimit, resetMs: periodResetMs(period, t) } };
+  }
+
+  async authAllowed(address: string): Promise<WindowState> {
+    try {
+      const [count, resetMs] = (await this.auth(address, '0')) as [number, number];
+      const limit = this.options.authFailuresPerMinute;
+      return { allowed: count < limit, limit, remaining: Math.max(0, limit - count), resetMs };
+    } catch (error) {
+      this.failed(error);
+      return this.options.fallback.authAllowed(address);
+    }
+  }
+
+  async authFailed(address: string): Promise<void> {
+    try {
+      await this.auth(address, '1');
+    } catch (error) {
+      this.failed(error);
+      await this.options.fallback.authFailed(address);
+    }
+  }
+
+  async ping(): Promise<void> {
+    await this.redis.ping();
+  }
+
+  async close(): Promise<void> {
+    try {
+      await this.redis.quit();
+    } catch {
+      this.redis.disconnect();
+    }
+  }
+
+  private auth(address: string, mode: '0' | '1'): Promise<Reply> {
+    return this.redis.foyerAuth(
+      `${this.options.keyPrefix}af:${address}`,
+      this.options.authFailuresPerMinute,
+      RATE_WINDOW_MS,
+      this.options.now ? this.now() : -1,
+      mode,
+    );
+  }
+
+  private failed(error: unknown): void {
+    this.failures++;
+    const reason = error instanceof Error ? error.message : String(error);
+    this.warnThrottled(`Redis call failed (${reason}); served by this instance's own limiter (failures so far: ${this.failures}).`);
+  }
+
+  private warnThrottled(message: string): void {
+    const t = Date.now();
+    if (t - this.lastWarning < WARN_EVERY_MS) return;
+    this.lastWarning = t;
+    this.options.warn(message);
+  }
+}

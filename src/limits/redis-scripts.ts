@@ -1,0 +1,85 @@
+/**
+ * @module limits/redis-scripts
+ * The Lua scripts behind the shared limiter. Redis runs a script as one
+ * atomic step, so "check the window and quotas, then count" cannot
+ * interleave between instances: two instances together accept exactly
+ * what one would.
+ *
+ * The window is the same ring of accepted timestamps as in process memory
+ * (sliding-window.ts), kept as a Redis list, oldest first: expired heads are
+ * popped (each entry is pushed once and popped once, O(1) amortized), and a
+ * hit is accepted while the list holds fewer than `limit` entries. Time
+ * comes from Redis's own clock (TIME), so instances with skewed clocks still
+ * share one exact window; tests may pass a time instead.
+ */
+
+/**
+ * KEYS: window list, organization hour counter, organization day counter.
+ * ARGV: limit, window ms, now ms (-1 = Redis TIME), hourly quota (-1 = none),
+ *       daily quota (-1 = none), hour counter ttl ms, day counter ttl ms.
+ * Returns {outcome, count, resetMs}: outcome 0 accepted, 1 rate limited,
+ * 2 hourly quota spent, 3 daily quota spent; count = entries in the window
+ * after the call; resetMs = until the oldest entry leaves the window.
+ */
+export const ADMIT_SCRIPT = `
+local limit = tonumber(ARGV[1])
+local window = tonumber(ARGV[2])
+local now = tonumber(ARGV[3])
+if now < 0 then
+  local t = redis.call('TIME')
+  now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+end
+local cutoff = now - window
+while true do
+  local head = redis.call('LINDEX', KEYS[1], 0)
+  if not head or tonumber(head) > cutoff then break end
+  redis.call('LPOP', KEYS[1])
+end
+local count = redis.call('LLEN', KEYS[1])
+local reset = 0
+local oldest = redis.call('LINDEX', KEYS[1], 0)
+if oldest then reset = tonumber(oldest) + window - now end
+if count >= limit then return {1, count, reset} end
+local hourly = tonumber(ARGV[4])
+local daily = tonumber(ARGV[5])
+if hourly >= 0 and tonumber(redis.call('GET', KEYS[2]) or '0') >= hourly then return {2, count, reset} end
+if daily >= 0 and tonumber(redis.call('GET', KEYS[3]) or '0') >= daily then return {3, count, reset} end
+redis.call('RPUSH', KEYS[1], now)
+redis.call('PEXPIRE', KEYS[1], window)
+if redis.call('INCR', KEYS[2]) == 1 then redis.call('PEXPIRE', KEYS[2], tonumber(ARGV[6])) end
+if redis.call('INCR', KEYS[3]) == 1 then redis.call('PEXPIRE', KEYS[3], tonumber(ARGV[7])) end
+if count == 0 then reset = window end
+return {0, count + 1, reset}
+`;
+
+/**
+ * The failed-authentication window of one client address.
+ * KEYS: window list. ARGV: limit, window ms, now ms (-1 = Redis TIME),
+ * mode (0 = peek, 1 = count a failure).
+ * Returns {count, resetMs} after the call.
+ */
+export const AUTH_SCRIPT = `
+local limit = tonumber(ARGV[1])
+local window = tonumber(ARGV[2])
+local now = tonumber(ARGV[3])
+if now < 0 then
+  local t = redis.call('TIME')
+  now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+end
+local cutoff = now - window
+while true do
+  local head = redis.call('LINDEX', KEYS[1], 0)
+  if not head or tonumber(head) > cutoff then break end
+  redis.call('LPOP', KEYS[1])
+end
+local count = redis.call('LLEN', KEYS[1])
+if ARGV[4] == '1' and count < limit then
+  redis.call('RPUSH', KEYS[1], now)
+  redis.call('PEXPIRE', KEYS[1], window)
+  count = count + 1
+end
+local reset = 0
+local oldest = redis.call('LINDEX', KEYS[1], 0)
+if oldest then reset = tonumber(oldest) + window - now end
+return {count, reset}
+`;
