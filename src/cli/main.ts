@@ -6,8 +6,10 @@
  */
 import { Command, CommanderError } from 'commander';
 import { registerKey } from './commands/key.ts';
+import { registerLimits } from './commands/limits.ts';
 import { registerMigrate } from './commands/migrate.ts';
 import { registerOrg } from './commands/org.ts';
+import { registerUsage } from './commands/usage.ts';
 import { registerUser } from './commands/user.ts';
 import { createOutput, reportError } from './output.ts';
 
@@ -22,6 +24,8 @@ registerOrg(program, out);
 registerUser(program, out);
 registerKey(program, out);
 registerMigrate(program, out);
+registerLimits(program, out);
+registerUsage(program, out);
 
 try {
   await program.parseAsync(process.argv);
