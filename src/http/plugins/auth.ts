@@ -1,0 +1,76 @@
+/**
+ * @module http/plugins/auth
+ * API-key authentication of every API request, as an `onRequest` hook: the
+ * credentials are checked before the body is even read, so an anonymous
+ * client cannot make the service parse (or buffer) anything.
+ *
+ * Every failure (missing header, unknown key, wrong secret, expired or
+ * revoked key) is the domain's single `UnauthorizedError`, which the error
+ * handler turns into one identical 401 body.
+ *
+ * Hook point for request limits (issue 3): pass an `AuthGuard`. Its three
+ * callbacks run, in order, before credentials are checked (refuse a client
+ * address that keeps failing, without touching the database), after a
+ * failure (count it), and after a success (admit the request against the
+ * key's rate window and the organization's quotas; throw a DomainError with
+ * code `rate_limited` or `quota_exceeded` to refuse with 429). Headers such
+ * as `Retry-After` can be set on `reply` there.
+ */
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { DomainContext } from '../../domain/context.ts';
+import { DomainError, UnauthorizedError } from '../../domain/errors.ts';
+import { authenticate } from '../../domain/keys.ts';
+import type { ApiKey, Organization } from '../../domain/types.ts';
+
+export interface Authenticated {
+  organization: Organization;
+  key: ApiKey;
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** Set by the auth hook on every API request; null only outside the API. */
+    foyerAuth: Authenticated | null;
+  }
+}
+
+export interface AuthGuard {
+  beforeAuthentication?(request: FastifyRequest, reply: FastifyReply): Promise<void>;
+  onAuthenticationFailure?(request: FastifyRequest, reply: FastifyReply): Promise<void>;
+  afterAuthentication?(request: FastifyRequest, reply: FastifyReply, auth: Authenticated): Promise<void>;
+}
+
+export interface AuthOptions {
+  ctx: DomainContext;
+  guard?: AuthGuard | undefined;
+}
+
+/** Node lower-cases header names, so `API_KEY` arrives as `api_key`. */
+function header(request: FastifyRequest, name: 'api_key' | 'api_secret'): string | undefined {
+  const value = request.headers[name];
+  return typeof value === 'string' ? value : undefined;
+}
+
+export function installAuth(app: FastifyInstance, { ctx, guard }: AuthOptions): void {
+  app.decorateRequest('foyerAuth', null);
+  app.addHook('onRequest', async (request, reply) => {
+    await guard?.beforeAuthentication?.(request, reply);
+    let auth: Authenticated;
+    try {
+      auth = await authenticate(ctx, header(request, 'api_key'), header(request, 'api_secret'));
+    } catch (error) {
+      if (error instanceof DomainError && error.code === 'unauthorized') {
+        await guard?.onAuthenticationFailure?.(request, reply);
+      }
+      throw error;
+    }
+    request.foyerAuth = auth;
+    await guard?.afterAuthentication?.(request, reply, auth);
+  });
+}
+
+/** The caller's organization; every API route handler starts here. */
+export function organizationOf(request: FastifyRequest): Organization {
+  if (!request.foyerAuth) throw new UnauthorizedError();
+  return request.foyerAuth.organization;
+}

@@ -1,0 +1,120 @@
+/**
+ * @module http/v2/plugin
+ * API v2, under `/v2`: JSON request bodies, camelCase field names.
+ * Organization, meetings and rooms; the room gains `organizationSlug`.
+ * This file only translates between that wire format and the domain.
+ */
+import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { DomainContext } from '../../domain/context.ts';
+import { createMeeting, getMeeting } from '../../domain/meetings.ts';
+import { readOrganization } from '../../domain/organizations.ts';
+import { ROOM_TITLE_MAX, createRoom, getRoom } from '../../domain/rooms.ts';
+import { SLUG_MAX } from '../../domain/slugs.ts';
+import { organizationOf } from '../plugins/auth.ts';
+import { installErrorHandler } from '../plugins/errors.ts';
+import { MeetingV2Schema, presentMeetingV2 } from '../presenters/meeting.ts';
+import { OrganizationSchema, presentOrganization } from '../presenters/organization.ts';
+import { RoomV2Schema, presentRoomV2 } from '../presenters/room.ts';
+import { roomSlug } from '../path-values.ts';
+import { BODY_ERRORS, MeetingIdParams, SlugParams, problemResponses } from '../route-schemas.ts';
+import { JSON_MEDIA_TYPE, acceptJsonBodies, installBodyDefaults, locationOf } from '../wire.ts';
+
+const tags = ['v2'];
+
+const CreateMeetingV2Body = Type.Object({
+  ownerEmail: Type.Optional(
+    Type.String({ description: 'Email of a member of the organization; required for a medical organization, optional for a basic one. Matched case-insensitively.' }),
+  ),
+});
+
+const CreateRoomV2Body = Type.Object({
+  slug: Type.String({ maxLength: SLUG_MAX, description: 'Lowercase letters, digits and single hyphens, 3 to 64 characters; shared namespace with boards and queues.' }),
+  title: Type.Optional(Type.String({ maxLength: ROOM_TITLE_MAX })),
+});
+
+export const v2Plugin: FastifyPluginAsyncTypebox<{ ctx: DomainContext }> = async (app, { ctx }) => {
+  installErrorHandler(app, { renameField: (field) => field, bodyMediaType: JSON_MEDIA_TYPE });
+  await acceptJsonBodies(app);
+  installBodyDefaults(app);
+
+  app.get(
+    '/organizations',
+    {
+      schema: {
+        tags,
+        operationId: 'v2GetOrganization',
+        summary: 'The caller’s organization and its users',
+        response: { 200: OrganizationSchema, ...problemResponses() },
+      },
+    },
+    async (request) => presentOrganization(await readOrganization(ctx, organizationOf(request))),
+  );
+
+  app.post(
+    '/meeting',
+    {
+      schema: {
+        tags,
+        operationId: 'v2CreateMeeting',
+        summary: 'Create a meeting',
+        body: CreateMeetingV2Body,
+        response: { 201: MeetingV2Schema, ...problemResponses(...BODY_ERRORS) },
+      },
+    },
+    async (request, reply) => {
+      const meeting = await createMeeting(ctx, organizationOf(request), { ownerEmail: request.body.ownerEmail });
+      reply.code(201).header('location', locationOf(request, meeting.id));
+      return presentMeetingV2(ctx.publicUrl, meeting);
+    },
+  );
+
+  app.get(
+    '/meeting/:id',
+    {
+      schema: {
+        tags,
+        operationId: 'v2GetMeeting',
+        summary: 'Read a meeting',
+        params: MeetingIdParams,
+        response: { 200: MeetingV2Schema, ...problemResponses(404) },
+      },
+    },
+    async (request) => presentMeetingV2(ctx.publicUrl, await getMeeting(ctx, organizationOf(request), request.params.id)),
+  );
+
+  app.post(
+    '/room',
+    {
+      schema: {
+        tags,
+        operationId: 'v2CreateRoom',
+        summary: 'Create a room',
+        body: CreateRoomV2Body,
+        response: { 201: RoomV2Schema, ...problemResponses(...BODY_ERRORS, 409) },
+      },
+    },
+    async (request, reply) => {
+      const organization = organizationOf(request);
+      const room = await createRoom(ctx, organization, { slug: request.body.slug, title: request.body.title });
+      reply.code(201).header('location', locationOf(request, room.slug));
+      return presentRoomV2(ctx.publicUrl, organization, room);
+    },
+  );
+
+  app.get(
+    '/room/:slug',
+    {
+      schema: {
+        tags,
+        operationId: 'v2GetRoom',
+        summary: 'Read a room by slug',
+        params: SlugParams,
+        response: { 200: RoomV2Schema, ...problemResponses(404) },
+      },
+    },
+    async (request) => {
+      const organization = organizationOf(request);
+      return presentRoomV2(ctx.publicUrl, organization, await getRoom(ctx, organization, roomSlug(request.params.slug)));
+    },
+  );
+};

@@ -1,0 +1,128 @@
+/**
+ * @module http/v3/plugin
+ * API v3, under `/v3`: JSON request bodies, camelCase field names. Adds
+ * meeting types, `isInfinite`, client-chosen `meetingId`, `queryParameters`
+ * with the short redirect URL, meeting deletion, room read by slug (rooms
+ * are created through v1/v2) and boards and queues (see `spaces.ts`).
+ */
+import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { DomainContext } from '../../domain/context.ts';
+import { createMeeting, deleteMeeting, getMeeting } from '../../domain/meetings.ts';
+import { readOrganization } from '../../domain/organizations.ts';
+import { getRoom } from '../../domain/rooms.ts';
+import { organizationOf } from '../plugins/auth.ts';
+import { installErrorHandler } from '../plugins/errors.ts';
+import { MeetingV3Schema, presentMeetingV3 } from '../presenters/meeting.ts';
+import { OrganizationSchema, presentOrganization } from '../presenters/organization.ts';
+import { RoomV2Schema, presentRoomV2 } from '../presenters/room.ts';
+import { roomSlug } from '../path-values.ts';
+import { BODY_ERRORS, MeetingIdParams, SlugParams, problemResponses } from '../route-schemas.ts';
+import { JSON_MEDIA_TYPE, acceptJsonBodies, installBodyDefaults, locationOf } from '../wire.ts';
+import { registerSpaceRoutes } from './spaces.ts';
+
+const tags = ['v3'];
+
+const CreateMeetingV3Body = Type.Object({
+  ownerEmail: Type.Optional(
+    Type.String({ description: 'Email of a member of the organization, who administers the meeting; required for a medical organization, optional for a basic one. Matched case-insensitively.' }),
+  ),
+  type: Type.Optional(Type.String({ description: 'MEETING (default) or CONSULTATION, case-insensitive.' })),
+  isInfinite: Type.Optional(Type.Boolean({ description: 'True keeps a MEETING open for ever; an error with CONSULTATION.' })),
+  meetingId: Type.Optional(Type.String({ description: 'UUID v4 to use as the meeting id; 409 when taken.' })),
+  queryParameters: Type.Optional(
+    Type.Record(Type.String(), Type.Union([Type.String(), Type.Number(), Type.Boolean()]), {
+      description: 'Flat object of strings, numbers or booleans, applied to the meeting page; when given, redirectUrl is the short form {redirect_host}/m/<code>.',
+    }),
+  ),
+});
+
+export const v3Plugin: FastifyPluginAsyncTypebox<{ ctx: DomainContext }> = async (app, { ctx }) => {
+  installErrorHandler(app, { renameField: (field) => field, bodyMediaType: JSON_MEDIA_TYPE });
+  await acceptJsonBodies(app);
+  installBodyDefaults(app);
+
+  app.get(
+    '/organizations',
+    {
+      schema: {
+        tags,
+        operationId: 'v3GetOrganization',
+        summary: 'The caller’s organization and its users',
+        response: { 200: OrganizationSchema, ...problemResponses() },
+      },
+    },
+    async (request) => presentOrganization(await readOrganization(ctx, organizationOf(request))),
+  );
+
+  app.post(
+    '/meeting',
+    {
+      schema: {
+        tags,
+        operationId: 'v3CreateMeeting',
+        summary: 'Create a meeting or consultation',
+        body: CreateMeetingV3Body,
+        response: { 201: MeetingV3Schema, ...problemResponses(...BODY_ERRORS, 409) },
+      },
+    },
+    async (request, reply) => {
+      const body = request.body;
+      const meeting = await createMeeting(ctx, organizationOf(request), {
+        ownerEmail: body.ownerEmail,
+        type: body.type,
+        isInfinite: body.isInfinite,
+        meetingId: body.meetingId,
+        queryParameters: body.queryParameters,
+      });
+      reply.code(201).header('location', locationOf(request, meeting.id));
+      return presentMeetingV3(ctx.publicUrl, meeting);
+    },
+  );
+
+  app.get(
+    '/meeting/:id',
+    {
+      schema: {
+        tags,
+        operationId: 'v3GetMeeting',
+        summary: 'Read a meeting',
+        params: MeetingIdParams,
+        response: { 200: MeetingV3Schema, ...problemResponses(404) },
+      },
+    },
+    async (request) => presentMeetingV3(ctx.publicUrl, await getMeeting(ctx, organizationOf(request), request.params.id)),
+  );
+
+  app.delete(
+    '/meeting/:id',
+    {
+      schema: {
+        tags,
+        operationId: 'v3DeleteMeeting',
+        summary: 'Delete (end) a meeting; answers the deleted meeting',
+        params: MeetingIdParams,
+        response: { 200: MeetingV3Schema, ...problemResponses(404) },
+      },
+    },
+    async (request) => presentMeetingV3(ctx.publicUrl, await deleteMeeting(ctx, organizationOf(request), request.params.id)),
+  );
+
+  app.get(
+    '/room/:slug',
+    {
+      schema: {
+        tags,
+        operationId: 'v3GetRoom',
+        summary: 'Read a room by slug',
+        params: SlugParams,
+        response: { 200: RoomV2Schema, ...problemResponses(404) },
+      },
+    },
+    async (request) => {
+      const organization = organizationOf(request);
+      return presentRoomV2(ctx.publicUrl, organization, await getRoom(ctx, organization, roomSlug(request.params.slug)));
+    },
+  );
+
+  registerSpaceRoutes(app, ctx);
+};

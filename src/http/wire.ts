@@ -1,0 +1,62 @@
+/**
+ * @module http/wire
+ * What every API version does to a request body before its routes see it:
+ * which content types it accepts (anything else is 415), an absent body read
+ * as an empty one, and text that the databases cannot store refused up front.
+ */
+import formbody from '@fastify/formbody';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { ValidationError, type FieldError } from '../domain/errors.ts';
+
+// Instances carrying a type provider are still Fastify instances; accept any of them.
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type AnyFastify = FastifyInstance<any, any, any, any, any>;
+
+export const JSON_MEDIA_TYPE = 'application/json';
+export const FORM_MEDIA_TYPE = 'application/x-www-form-urlencoded';
+
+/** v2, v3: JSON bodies only (Fastify's plain-text parser is dropped). */
+export async function acceptJsonBodies(app: AnyFastify): Promise<void> {
+  app.removeContentTypeParser('text/plain');
+}
+
+/** v1: form bodies only. */
+export async function acceptFormBodies(app: AnyFastify): Promise<void> {
+  app.removeAllContentTypeParsers();
+  await app.register(formbody);
+}
+
+/**
+ * A POST without any body (no content type, no length) is an empty body:
+ * a basic organization may create a meeting with no parameters at all.
+ * Then, any string containing U+0000 is refused, naming its field: neither
+ * PostgreSQL text nor the front end can carry it.
+ */
+export function installBodyDefaults(app: AnyFastify): void {
+  app.addHook('preValidation', async (request: FastifyRequest) => {
+    if (request.body === undefined && request.method === 'POST') request.body = {};
+    const errors: FieldError[] = [];
+    findNulCharacters(request.body, '', errors);
+    if (errors.length) throw new ValidationError(errors);
+  });
+}
+
+function findNulCharacters(value: unknown, path: string, errors: FieldError[]): void {
+  if (typeof value === 'string') {
+    if (value.includes('\u0000')) errors.push({ field: path || 'body', message: `${path || 'body'} must not contain NUL characters.` });
+  } else if (Array.isArray(value)) {
+    value.forEach((item, i) => findNulCharacters(item, path ? `${path}.${i}` : String(i), errors));
+  } else if (value && typeof value === 'object') {
+    for (const [key, item] of Object.entries(value)) {
+      const field = path ? `${path}.${key}` : key;
+      if (key.includes('\u0000')) errors.push({ field: path || 'body', message: 'A field name must not contain NUL characters.' });
+      else findNulCharacters(item, field, errors);
+    }
+  }
+}
+
+/** Path of the created object, for the `Location` header of a 201. */
+export function locationOf(request: FastifyRequest, id: string): string {
+  const path = (request.url.split('?')[0] ?? '').replace(/\/+$/, '');
+  return `${path}/${encodeURIComponent(id)}`;
+}
