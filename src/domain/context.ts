@@ -15,4 +15,10 @@ export interface DomainContext {
   idleCloseSeconds: number;
   /** Key for the API-secret hash (see keys.ts). */
   secretPepper: string;
+  /** Told when a command ends a meeting, so the realtime layer can disconnect its participants at once. */
+  events?: DomainEvents | undefined;
+}
+
+export interface DomainEvents {
+  meetingEnded(meetingId: string, reason: 'deleted'): void;
 }

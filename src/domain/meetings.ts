@@ -146,5 +146,6 @@ export async function deleteMeeting(ctx: DomainContext, org: Organization, id: s
     ? await ctx.store.deleteMeeting(org.id, id.toLowerCase(), ctx.now())
     : undefined;
   if (!meeting) throw new NotFoundError('meeting');
+  ctx.events?.meetingEnded(meeting.id, 'deleted');
   return meeting;
 }

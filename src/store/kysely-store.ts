@@ -28,6 +28,7 @@ import {
   toMillisOrNull,
   userToRow,
 } from './mappers.ts';
+import { KyselyLiveStore } from './kysely-live-store.ts';
 import { migrationProvider } from './migrations/index.ts';
 import type { Database, SpaceMembersTable, SpacesTable } from './schema.ts';
 import type { SpacePatch, Store } from './store.ts';
@@ -48,11 +49,15 @@ const MEMBERS_FIELD = 'membersIds';
 const USAGE_CHUNK = 500;
 
 export class KyselyStore implements Store {
+  readonly live: KyselyLiveStore;
+
   constructor(
     private readonly db: Kysely<Database>,
     readonly dialect: Dialect,
     private readonly translate: ErrorTranslator,
-  ) {}
+  ) {
+    this.live = new KyselyLiveStore(db);
+  }
 
   async migrate(): Promise<string[]> {
     const migrator = new Migrator({ db: this.db, provider: migrationProvider });

@@ -20,6 +20,7 @@ import type {
   User,
 } from '../domain/types.ts';
 import type { HourlyUsage, OrganizationQuota, UsageIncrement } from '../domain/usage.ts';
+import type { LiveStore } from './live-store.ts';
 
 export interface SpacePatch {
   name?: string;
@@ -38,6 +39,8 @@ export interface Store {
   /** Throws when the database does not answer. */
   ping(): Promise<void>;
   close(): Promise<void>;
+  /** Presence and meeting-place deadlines (see live-store.ts). */
+  readonly live: LiveStore;
 
   // Organizations and users (operator only).
   insertOrganization(org: Organization): Promise<void>;

@@ -1,0 +1,82 @@
+/**
+ * @module store/live-store
+ * Storage of presence and of meeting-place deadlines (`Store.live`). Every
+ * state change is one transaction or one conditional UPDATE, so several
+ * instances can run the same steps concurrently: a meeting is closed by
+ * exactly one of them, and a deadline is set only when nobody is present
+ * on any live instance.
+ */
+import type { LiveClock, MediaState, Participant, PlaceRef, PlaceSession, SessionOwnerKind } from '../domain/presence.ts';
+import type { Meeting } from '../domain/types.ts';
+
+/** A slug resolved for the front end, across organizations. */
+export type SlugPlace =
+  | { kind: 'room'; id: string; organizationId: string; slug: string; title: string | null }
+  | {
+      kind: 'board' | 'queue';
+      id: string;
+      organizationId: string;
+      slug: string;
+      name: string;
+      isActive: boolean;
+      closingMessage: string | null;
+      hasWaitingList: boolean;
+    };
+
+export type NewParticipant = Omit<Participant, 'place'>;
+
+export interface LiveStore {
+  /** Records that `instanceId` is alive. Returns false when its row was missing (first beat, or it was reaped as dead). */
+  heartbeat(instanceId: string, at: Date): Promise<boolean>;
+
+  /**
+   * Adds a participant to an open meeting and clears its deadline, in one
+   * transaction. Returns false (and changes nothing) when the meeting is
+   * unknown, deleted, closed, or past its deadline.
+   */
+  enterMeeting(meetingId: string, participant: NewParticipant, at: Date): Promise<boolean>;
+
+  /**
+   * Adds a participant to the open session of a room or board, starting a
+   * new session when none is open (or the open one is past its deadline).
+   * Returns the session.
+   */
+  enterSession(ownerKind: SessionOwnerKind, ownerId: string, participant: NewParticipant, at: Date): Promise<PlaceSession>;
+
+  /**
+   * Removes a participant; when nobody is left on a live instance, the place
+   * gets its deadline (`at + idleMs`). Returns the place, or undefined when
+   * the participant was not present.
+   */
+  leave(connectionId: string, clock: LiveClock): Promise<PlaceRef | undefined>;
+
+  setMedia(connectionId: string, media: MediaState): Promise<void>;
+
+  /** Participants of a place on live instances, oldest first. */
+  listPresent(place: PlaceRef, staleBefore: Date): Promise<Participant[]>;
+
+  /**
+   * Removes the presence of instances not seen since `clock.staleBefore`
+   * (crashed or cut off) and gives their places deadlines from the last
+   * heartbeat. Returns the places whose participants changed.
+   */
+  reapInstances(clock: LiveClock): Promise<PlaceRef[]>;
+
+  /** A clean shutdown: removes the instance and its presence as of `clock.at`. */
+  removeInstance(instanceId: string, clock: LiveClock): Promise<PlaceRef[]>;
+
+  /**
+   * Closes every meeting and session whose deadline has passed, each by one
+   * conditional UPDATE (so exactly one instance closes it). Returns them.
+   */
+  closeDue(at: Date): Promise<PlaceRef[]>;
+
+  /** Those of `places` that are closed, deleted or past their deadline. */
+  endedPlaces(places: PlaceRef[], at: Date): Promise<PlaceRef[]>;
+
+  /** A meeting by id or short code, deleted ones included (the front end answers 410 for those). */
+  findMeetingRecord(by: { id: string } | { shortCode: string }): Promise<Meeting | undefined>;
+  findSession(id: string): Promise<PlaceSession | undefined>;
+  /** The room, board or queue at `slug`, across organizations. */
+  findSlugPlace(slug: string): Promise<SlugPlace | undefined>;
+}
