@@ -27,6 +27,20 @@ export interface Config {
   /** Key of the API-secret hash; changing it invalidates every key pair. */
   secretPepper: string;
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+  /** STUN/TURN servers handed to browsers (ICE_SERVERS, TURN_*); see docs/video.md. */
+  ice: IceConfig;
+  /** CSP `frame-ancestors` source list of the meeting pages: who may embed them in an iframe. */
+  frameAncestors: string;
+}
+
+export interface IceConfig {
+  /** stun:, turn: and turns: URLs. */
+  urls: string[];
+  /** Static TURN credentials (TURN_USERNAME / TURN_CREDENTIAL), or undefined. */
+  username: string | undefined;
+  credential: string | undefined;
+  /** coturn `static-auth-secret` (TURN_SECRET): Foyer then issues short-lived TURN credentials per page. */
+  turnSecret: string | undefined;
 }
 
 export class ConfigError extends Error {
@@ -63,6 +77,35 @@ function redisKeyPrefix(env: Env): string {
     throw new ConfigError(`REDIS_KEY_PREFIX must be 1-64 letters, digits or :_.-, got "${prefix}".`);
   }
   return prefix;
+}
+
+function iceConfig(env: Env): IceConfig {
+  const urls = (env.ICE_SERVERS ?? '').split(/[\s,]+/).filter(Boolean);
+  for (const u of urls) {
+    if (!/^(stun|stuns|turn|turns):[A-Za-z0-9.\-\[\]:]+(\?transport=(udp|tcp))?$/.test(u)) {
+      throw new ConfigError(`ICE_SERVERS holds stun:, turn: or turns: URLs separated by commas, got "${u}".`);
+    }
+  }
+  const username = env.TURN_USERNAME?.trim() || undefined;
+  const credential = env.TURN_CREDENTIAL || undefined;
+  const turnSecret = env.TURN_SECRET || undefined;
+  if ((username === undefined) !== (credential === undefined)) {
+    throw new ConfigError('TURN_USERNAME and TURN_CREDENTIAL are set together.');
+  }
+  if (turnSecret && username) throw new ConfigError('Set either TURN_SECRET or TURN_USERNAME/TURN_CREDENTIAL, not both.');
+  return { urls, username, credential, turnSecret };
+}
+
+/** `*`, `'self'`, `'none'`, schemes (`https:`) and origins (`https://*.example.com:8443`), space-separated. */
+function frameAncestors(env: Env): string {
+  const raw = env.FRAME_ANCESTORS?.trim() || '*';
+  const tokens = raw.split(/\s+/);
+  const source = /^(\*|'self'|'none'|[a-z][a-z0-9+.-]*:|([a-z][a-z0-9+.-]*:\/\/)?(\*\.)?[A-Za-z0-9.-]+(:(\d{1,5}|\*))?)$/;
+  for (const token of tokens) {
+    if (!source.test(token)) throw new ConfigError(`FRAME_ANCESTORS holds CSP sources such as * 'self' https://app.example.com, got "${token}".`);
+  }
+  if (tokens.includes("'none'") && tokens.length > 1) throw new ConfigError("FRAME_ANCESTORS: 'none' stands alone.");
+  return tokens.join(' ');
 }
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
@@ -106,5 +149,7 @@ export function loadConfig(env: Env = process.env): Config {
     apiKeyCacheSeconds: integer(env, 'API_KEY_CACHE_SECONDS', 5, 0, 300),
     secretPepper: env.API_SECRET_PEPPER || 'foyer/api-secret/v1',
     logLevel,
+    ice: iceConfig(env),
+    frameAncestors: frameAncestors(env),
   };
 }

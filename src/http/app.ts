@@ -20,6 +20,7 @@ import { installOpenApi } from './plugins/openapi.ts';
 import { v1Plugin } from './v1/plugin.ts';
 import { v2Plugin } from './v2/plugin.ts';
 import { v3Plugin } from './v3/plugin.ts';
+import { webPlugin } from '../web/plugin.ts';
 
 /** Far above any valid request (the largest is a board update listing 200 member ids). */
 export const BODY_LIMIT_BYTES = 64 * 1024;
@@ -85,6 +86,9 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
     },
     { prefix: config.apiPrefix },
   );
+
+  // Meeting pages, static files and signalling at the root; also sets ctx.events (a v3 delete disconnects at once).
+  await app.register(webPlugin, { ctx, config });
 
   await app.ready();
   return app as unknown as FastifyInstance;

@@ -1,0 +1,146 @@
+/**
+ * @module realtime/protocol
+ * The signalling protocol's messages (docs/signalling.md is the prose
+ * version) and the parser for what clients send. The parser is strict on
+ * shape and size and rebuilds every message from known fields, so nothing
+ * a client adds is ever relayed to anyone else.
+ */
+
+/** Largest WebSocket message accepted; `ws` closes the socket with 1009 beyond it. */
+export const MAX_MESSAGE_BYTES = 64 * 1024;
+export const MAX_SDP_CHARS = 60_000;
+export const MAX_CANDIDATE_CHARS = 2_048;
+export const MAX_ID_CHARS = 64;
+
+/** Close codes of the signalling socket (4000-4999 are the application's own). */
+export const CloseCode = {
+  normal: 1000,
+  goingAway: 1001,
+  tooBig: 1009,
+  badMessage: 4400,
+  notJoinable: 4403,
+  notFound: 4404,
+  joinTimeout: 4408,
+  gone: 4410,
+  tooManyMessages: 4429,
+  rejoin: 4503,
+} as const;
+
+export interface IceCandidate {
+  candidate: string;
+  sdpMid: string | null;
+  sdpMLineIndex: number | null;
+  usernameFragment: string | null;
+}
+
+export type ClientMessage =
+  | { type: 'join'; target: { meetingId: string } | { slug: string }; name: string; audio: boolean; video: boolean }
+  | { type: 'offer' | 'answer'; to: string; sdp: string }
+  | { type: 'ice'; to: string; candidate: IceCandidate | null }
+  | { type: 'media'; audio: boolean; video: boolean; screen: boolean }
+  | { type: 'ping' }
+  | { type: 'leave' };
+
+export interface ParticipantView {
+  id: string;
+  name: string;
+  audio: boolean;
+  video: boolean;
+  screen: boolean;
+}
+
+export type ServerMessage =
+  | {
+      type: 'welcome';
+      you: ParticipantView;
+      place: { kind: 'meeting' | 'room'; title: string | null };
+      participants: ParticipantView[];
+    }
+  | { type: 'participants'; participants: ParticipantView[] }
+  | { type: 'offer' | 'answer'; from: string; sdp: string }
+  | { type: 'ice'; from: string; candidate: IceCandidate | null }
+  | { type: 'ended'; reason: 'closed' | 'deleted' }
+  | { type: 'error'; code: string; message: string }
+  | { type: 'pong' };
+
+export class ProtocolError extends Error {
+  override name = 'ProtocolError';
+}
+
+function fail(message: string): never {
+  throw new ProtocolError(message);
+}
+
+function str(o: Record<string, unknown>, key: string, max: number): string {
+  const v = o[key];
+  if (typeof v !== 'string' || v.length === 0 || v.length > max) fail(`"${key}" must be a string of 1 to ${max} characters.`);
+  return v;
+}
+
+function bool(o: Record<string, unknown>, key: string, fallback?: boolean): boolean {
+  const v = o[key];
+  if (v === undefined && fallback !== undefined) return fallback;
+  if (typeof v !== 'boolean') fail(`"${key}" must be true or false.`);
+  return v;
+}
+
+function nullableStr(o: Record<string, unknown>, key: string, max: number): string | null {
+  const v = o[key];
+  if (v === undefined || v === null) return null;
+  if (typeof v !== 'string' || v.length > max) fail(`"${key}" must be a string of at most ${max} characters, or null.`);
+  return v;
+}
+
+function candidate(v: unknown): IceCandidate | null {
+  if (v === null) return null;
+  if (typeof v !== 'object' || Array.isArray(v)) fail('"candidate" must be an object or null.');
+  const c = v as Record<string, unknown>;
+  const index = c.sdpMLineIndex;
+  if (index !== undefined && index !== null && !(Number.isInteger(index) && (index as number) >= 0 && (index as number) < 1024)) {
+    fail('"sdpMLineIndex" must be a small whole number or null.');
+  }
+  const line = c.candidate;
+  if (typeof line !== 'string' || line.length > MAX_CANDIDATE_CHARS) fail(`"candidate.candidate" must be a string of at most ${MAX_CANDIDATE_CHARS} characters.`);
+  return {
+    candidate: line,
+    sdpMid: nullableStr(c, 'sdpMid', MAX_ID_CHARS),
+    sdpMLineIndex: (index as number | null | undefined) ?? null,
+    usernameFragment: nullableStr(c, 'usernameFragment', 256),
+  };
+}
+
+/** Parses one text frame; throws `ProtocolError` for anything malformed. */
+export function parseClientMessage(text: string): ClientMessage {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    fail('A message is one JSON object.');
+  }
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) fail('A message is one JSON object.');
+  const o = value as Record<string, unknown>;
+  switch (o.type) {
+    case 'join': {
+      const hasMeeting = o.meetingId !== undefined;
+      const hasSlug = o.slug !== undefined;
+      if (hasMeeting === hasSlug) fail('"join" names exactly one of "meetingId" or "slug".');
+      const target = hasMeeting ? { meetingId: str(o, 'meetingId', MAX_ID_CHARS) } : { slug: str(o, 'slug', MAX_ID_CHARS) };
+      // The display name is checked by the domain (trimmed, 1 to 64 characters).
+      return { type: 'join', target, name: str(o, 'name', 256), audio: bool(o, 'audio', true), video: bool(o, 'video', true) };
+    }
+    case 'offer':
+    case 'answer':
+      return { type: o.type, to: str(o, 'to', MAX_ID_CHARS), sdp: str(o, 'sdp', MAX_SDP_CHARS) };
+    case 'ice':
+      if (!('candidate' in o)) fail('"ice" carries "candidate" (an object, or null at the end of candidates).');
+      return { type: 'ice', to: str(o, 'to', MAX_ID_CHARS), candidate: candidate(o.candidate) };
+    case 'media':
+      return { type: 'media', audio: bool(o, 'audio'), video: bool(o, 'video'), screen: bool(o, 'screen', false) };
+    case 'ping':
+      return { type: 'ping' };
+    case 'leave':
+      return { type: 'leave' };
+    default:
+      fail('Unknown message type.');
+  }
+}

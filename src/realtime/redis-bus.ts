@@ -1,0 +1,71 @@
+/**
+ * @module realtime/redis-bus
+ * The bus over Redis pub/sub, for several instances: participants of one
+ * meeting connected to different instances see and hear each other
+ * because presence changes and signalling messages travel through one
+ * channel (`<REDIS_KEY_PREFIX>realtime`). Messages are delivered locally at
+ * once and skipped when they come back from Redis, so a Redis outage only
+ * cuts instances off from each other, never a meeting on one instance.
+ *
+ * One channel for all places keeps subscription simple and race-free (no
+ * subscribe/unsubscribe per meeting); each instance drops what is not for
+ * its connections. That costs every instance every message: fine for
+ * tens of instances, and the place to shard by meeting if Foyer grows.
+ */
+import { randomUUID } from 'node:crypto';
+import { Redis } from 'ioredis';
+import type { Bus, BusMessage } from './bus.ts';
+
+interface Envelope {
+  origin: string;
+  message: BusMessage;
+}
+
+export class RedisBus implements Bus {
+  private readonly origin = randomUUID();
+  private readonly channel: string;
+  private readonly pub: Redis;
+  private readonly sub: Redis;
+  private handler: (message: BusMessage) => void = () => {};
+
+  constructor(url: string, keyPrefix: string, private readonly onError: (error: Error) => void = () => {}) {
+    this.channel = `${keyPrefix}realtime`;
+    const options = { lazyConnect: true, maxRetriesPerRequest: 2 };
+    this.pub = new Redis(url, options);
+    this.sub = new Redis(url, options);
+    // Without listeners a lost connection would crash the process; ioredis reconnects by itself.
+    this.pub.on('error', (e) => this.onError(e));
+    this.sub.on('error', (e) => this.onError(e));
+    this.sub.on('message', (channel: string, text: string) => {
+      if (channel !== this.channel) return;
+      let envelope: Envelope;
+      try {
+        envelope = JSON.parse(text) as Envelope;
+      } catch {
+        return;
+      }
+      if (envelope.origin === this.origin) return;
+      this.handler(envelope.message);
+    });
+  }
+
+  publish(message: BusMessage): void {
+    queueMicrotask(() => this.handler(message));
+    const envelope: Envelope = { origin: this.origin, message };
+    this.pub.publish(this.channel, JSON.stringify(envelope)).catch((e: Error) => this.onError(e));
+  }
+
+  onMessage(handler: (message: BusMessage) => void): void {
+    this.handler = handler;
+  }
+
+  async start(): Promise<void> {
+    await Promise.all([this.pub.connect(), this.sub.connect()]);
+    await this.sub.subscribe(this.channel);
+  }
+
+  async close(): Promise<void> {
+    this.pub.disconnect();
+    this.sub.disconnect();
+  }
+}

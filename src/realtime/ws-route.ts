@@ -1,0 +1,78 @@
+/**
+ * @module realtime/ws-route
+ * The signalling WebSocket at `/ws` (outside the API prefix: browsers use
+ * it, not API clients). Oversized frames are refused by `ws` itself
+ * (close 1009), malformed ones by the hub (close 4400); either way only
+ * that socket closes. Server pings detect a dropped connection within two
+ * ping intervals, and the participant then leaves like anyone else.
+ */
+import websocket from '@fastify/websocket';
+import type { FastifyInstance } from 'fastify';
+import type { Hub } from './hub.ts';
+import { CloseCode, MAX_MESSAGE_BYTES } from './protocol.ts';
+
+/** The part of a `ws` WebSocket used here (the package ships no typings of its own). */
+interface WsSocket {
+  readonly readyState: number;
+  readonly OPEN: number;
+  readonly CONNECTING: number;
+  send(data: string): void;
+  close(code: number, reason: string): void;
+  terminate(): void;
+  ping(): void;
+  on(event: 'message', listener: (data: Buffer | ArrayBuffer | Buffer[], isBinary: boolean) => void): void;
+  on(event: 'pong' | 'close', listener: () => void): void;
+  on(event: 'error', listener: (error: Error) => void): void;
+}
+
+export interface WsRouteOptions {
+  hub: Hub;
+  /** Interval of server pings; a socket that misses one pong is dropped at the next. */
+  pingIntervalMs: number;
+}
+
+export async function realtimeRoutes(app: FastifyInstance, opts: WsRouteOptions): Promise<void> {
+  const { hub, pingIntervalMs } = opts;
+  await app.register(websocket, { options: { maxPayload: MAX_MESSAGE_BYTES } });
+
+  app.get('/ws', { websocket: true, schema: { hide: true } }, (socket: WsSocket) => {
+    let alive = true;
+    const connection = hub.open({
+      send(message) {
+        if (socket.readyState === socket.OPEN) socket.send(JSON.stringify(message));
+      },
+      close(code, reason) {
+        if (socket.readyState === socket.OPEN || socket.readyState === socket.CONNECTING) socket.close(code, reason);
+        // A client that never answers the close handshake is cut off.
+        setTimeout(() => socket.terminate(), 3000).unref();
+      },
+    });
+    socket.on('message', (data, isBinary) => {
+      alive = true;
+      if (isBinary) {
+        connection.receive('\u0000');
+        return;
+      }
+      connection.receive(Array.isArray(data) ? Buffer.concat(data).toString('utf8') : Buffer.from(data as Buffer).toString('utf8'));
+    });
+    socket.on('pong', () => {
+      alive = true;
+    });
+    const pinger = setInterval(() => {
+      if (!alive) {
+        socket.terminate();
+        return;
+      }
+      alive = false;
+      socket.ping();
+    }, pingIntervalMs);
+    socket.on('close', () => {
+      clearInterval(pinger);
+      connection.closed();
+    });
+    // Errors (resets, oversized frames) end in 'close'; nothing to add here.
+    socket.on('error', () => {});
+  });
+}
+
+export { CloseCode };

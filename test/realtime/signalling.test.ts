@@ -1,0 +1,170 @@
+/**
+ * Signalling and presence over the WebSocket, on SQLite: joining, the
+ * server-authoritative participant list, relaying between named peers
+ * (never across meetings), dropped connections, refusing bad input
+ * without harming others, and refusing ended or unknown meetings.
+ */
+import assert from 'node:assert/strict';
+import { randomUUID } from 'node:crypto';
+import { after, before, describe, it } from 'node:test';
+import { createMeeting, deleteMeeting } from '../../src/domain/meetings.ts';
+import { createRoom } from '../../src/domain/rooms.ts';
+import { openTestDatabase, type TestDatabase } from '../support/databases.ts';
+import { startFrontEnd, waitFor, type FrontEnd } from './harness.ts';
+import { TestClient } from './ws-client.ts';
+
+describe('signalling over /ws', () => {
+  let db: TestDatabase;
+  let fe: FrontEnd;
+  const clients: TestClient[] = [];
+  const connect = async (options?: { autoPong?: boolean }) => {
+    const c = await TestClient.connect(fe.origin, options);
+    clients.push(c);
+    return c;
+  };
+
+  before(async () => {
+    db = await openTestDatabase('sqlite');
+    fe = await startFrontEnd(db.store, { realtime: { pingIntervalMs: 200 } });
+  });
+  after(async () => {
+    for (const c of clients) c.terminate();
+    await fe.close();
+    await db.dispose();
+  });
+
+  it('tells each participant who is present and relays offers, answers and ICE candidates between them', async () => {
+    const meeting = await createMeeting(fe.ctx, fe.org, {});
+    const ann = await connect();
+    const welcomeAnn = await ann.join({ meetingId: meeting.id }, 'Ann');
+    assert.equal(welcomeAnn.type, 'welcome');
+    assert.equal(welcomeAnn.you.name, 'Ann');
+    assert.deepEqual(welcomeAnn.place, { kind: 'meeting', title: null });
+    const bob = await connect();
+    const welcomeBob = await bob.join({ meetingId: meeting.id }, '  Bob  ');
+    assert.deepEqual(welcomeBob.participants.map((p: any) => p.name), ['Ann', 'Bob']);
+    await ann.participantsBecome(['Ann', 'Bob']);
+
+    bob.send({ type: 'offer', to: welcomeAnn.you.id, sdp: 'v=0 offer', extra: 'dropped' });
+    const offer = await ann.next((m) => m.type === 'offer');
+    assert.deepEqual(offer, { type: 'offer', from: welcomeBob.you.id, sdp: 'v=0 offer' });
+    ann.send({ type: 'answer', to: welcomeBob.you.id, sdp: 'v=0 answer' });
+    assert.equal((await bob.next((m) => m.type === 'answer')).sdp, 'v=0 answer');
+    const candidate = { candidate: 'candidate:1 1 udp 2122260223 127.0.0.1 5000 typ host', sdpMid: '0', sdpMLineIndex: 0 };
+    ann.send({ type: 'ice', to: welcomeBob.you.id, candidate });
+    const ice = await bob.next((m) => m.type === 'ice');
+    assert.deepEqual(ice, { type: 'ice', from: welcomeAnn.you.id, candidate: { ...candidate, usernameFragment: null } });
+
+    ann.send({ type: 'media', audio: false, video: true, screen: true });
+    await waitFor(() => bob.messages.some((m) => m.type === 'participants' && m.participants.some((p: any) => p.name === 'Ann' && !p.audio && p.screen)));
+
+    ann.send({ type: 'leave' });
+    assert.equal(await ann.closed, 1000);
+    await bob.participantsBecome(['Bob']);
+    const stored = await db.store.live.findMeetingRecord({ id: meeting.id });
+    assert.equal(stored?.closesAt, null, 'Bob is still in');
+  });
+
+  it('never relays to a participant of another meeting', async () => {
+    const one = await createMeeting(fe.ctx, fe.org, {});
+    const two = await createMeeting(fe.ctx, fe.org, {});
+    const ann = await connect();
+    const annWelcome = await ann.join({ meetingId: one.id }, 'Ann');
+    const eve = await connect();
+    await eve.join({ meetingId: two.id }, 'Eve');
+    eve.send({ type: 'offer', to: annWelcome.you.id, sdp: 'v=0 intrusion' });
+    eve.send({ type: 'ping' });
+    await eve.next((m) => m.type === 'pong');
+    await new Promise((r) => setTimeout(r, 100));
+    assert.equal(ann.messages.filter((m) => m.type === 'offer').length, 0);
+  });
+
+  it('closes only the socket that sends malformed or oversized messages', async () => {
+    const meeting = await createMeeting(fe.ctx, fe.org, {});
+    const ann = await connect();
+    await ann.join({ meetingId: meeting.id }, 'Ann');
+    const bad = await connect();
+    await bad.join({ meetingId: meeting.id }, 'Mallory');
+    await ann.participantsBecome(['Ann', 'Mallory']);
+    bad.sendRaw('{not json');
+    assert.equal(await bad.closed, 4400);
+    assert.equal(bad.messages.at(-1)?.type, 'error');
+    await ann.participantsBecome(['Ann']);
+
+    const big = await connect();
+    await big.join({ meetingId: meeting.id }, 'Big');
+    big.send({ type: 'offer', to: 'x', sdp: 'a'.repeat(70 * 1024) });
+    assert.equal(await big.closed, 1009);
+    await ann.participantsBecome(['Ann']);
+
+    for (const message of [{ type: 'nope' }, { type: 'offer', to: 'x' }, [1, 2], { type: 'ice', to: 'x', candidate: 'str' }]) {
+      const c = await connect();
+      await c.join({ meetingId: meeting.id }, 'Odd');
+      c.send(message);
+      assert.equal(await c.closed, 4400, JSON.stringify(message));
+    }
+    const early = await connect();
+    early.send({ type: 'offer', to: 'x', sdp: 'v=0' });
+    assert.equal(await early.closed, 4400, 'offer before join');
+
+    ann.send({ type: 'ping' });
+    await ann.next((m) => m.type === 'pong');
+    await ann.participantsBecome(['Ann']);
+  });
+
+  it('refuses bad names and unknown, closed or deleted meetings', async () => {
+    const c1 = await connect();
+    assert.equal((await c1.join({ meetingId: randomUUID() }, 'Ann')).code, 'not_found');
+    assert.equal(await c1.closed, 4404);
+
+    const deleted = await createMeeting(fe.ctx, fe.org, {});
+    await deleteMeeting(fe.ctx, fe.org, deleted.id);
+    const c2 = await connect();
+    assert.equal((await c2.join({ meetingId: deleted.id }, 'Ann')).code, 'deleted');
+    assert.equal(await c2.closed, 4410);
+
+    const past = new Date(Date.now() - 61_000);
+    const closed = await createMeeting({ ...fe.ctx, now: () => past }, fe.org, {});
+    const c3 = await connect();
+    assert.equal((await c3.join({ meetingId: closed.id }, 'Ann')).code, 'closed');
+    assert.equal(await c3.closed, 4410);
+
+    const open = await createMeeting(fe.ctx, fe.org, {});
+    const c4 = await connect();
+    assert.equal((await c4.join({ meetingId: open.id }, '   ')).code, 'bad_name');
+    const c5 = await connect();
+    assert.equal((await c5.join({ slug: 'no-such-room' }, 'Ann')).code, 'not_found');
+  });
+
+  it('notices a connection that stops answering pings within seconds', async () => {
+    const meeting = await createMeeting(fe.ctx, fe.org, {});
+    const ann = await connect();
+    await ann.join({ meetingId: meeting.id }, 'Ann');
+    const ghost = await connect({ autoPong: false });
+    await ghost.join({ meetingId: meeting.id }, 'Ghost');
+    await ann.participantsBecome(['Ann', 'Ghost']);
+    const started = Date.now();
+    await ann.participantsBecome(['Ann'], 3000);
+    assert.ok(Date.now() - started < 3000);
+  });
+
+  it('ends the meeting for everyone in it when it is deleted', async () => {
+    const meeting = await createMeeting(fe.ctx, fe.org, {});
+    const ann = await connect();
+    await ann.join({ meetingId: meeting.id }, 'Ann');
+    await deleteMeeting(fe.ctx, fe.org, meeting.id);
+    // This harness's ctx has the hub as its events listener, as the app's has.
+    assert.deepEqual(await ann.next((m) => m.type === 'ended', 1000), { type: 'ended', reason: 'deleted' });
+    assert.equal(await ann.closed, 4410);
+  });
+
+  it('puts room visitors in the room session together', async () => {
+    const room = await createRoom(fe.ctx, fe.org, { slug: `desk-${randomUUID().slice(0, 8)}`, title: 'Desk' });
+    const ann = await connect();
+    const welcome = await ann.join({ slug: room.slug }, 'Ann');
+    assert.deepEqual(welcome.place, { kind: 'room', title: 'Desk' });
+    const bob = await connect();
+    await bob.join({ slug: room.slug }, 'Bob');
+    await ann.participantsBecome(['Ann', 'Bob']);
+  });
+});
