@@ -31,14 +31,14 @@ export interface TestServer {
 export async function startServer(
   store: Store,
   overrides: Partial<Config> = {},
-  options: { now?: () => Date } = {},
+  options: { now?: () => Date; logger?: boolean | object } = {},
 ): Promise<TestServer> {
   const config: Config = {
     ...loadConfig({ PUBLIC_URL: TEST_PUBLIC_URL, API_SECRET_PEPPER: 'test-pepper', LOG_LEVEL: 'silent' }),
     ...overrides,
   };
   const now = options.now ?? (() => new Date());
-  const app = await buildApp({ config, store, now, logger: false });
+  const app = await buildApp({ config, store, now, logger: options.logger ?? false });
   await app.listen({ host: '127.0.0.1', port: 0 });
   const address = app.server.address();
   if (!address || typeof address !== 'object') throw new Error('server has no address');

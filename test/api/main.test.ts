@@ -1,0 +1,84 @@
+/**
+ * `npm start` as an operator runs it: `src/main.ts` in a child process on a
+ * fresh database (SQLite file, PostgreSQL database), applying migrations,
+ * serving the API on a loopback port and closing cleanly on SIGTERM; and a
+ * bad setting refused with a clear message and exit code 1.
+ */
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { describe, it } from 'node:test';
+import { fileURLToPath } from 'node:url';
+import { freshDatabaseUrl, testDatabases } from '../support/databases.ts';
+
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+
+interface Run {
+  output(): string;
+  exited: Promise<number | null>;
+  kill(signal: NodeJS.Signals): void;
+}
+
+function start(env: Record<string, string>): Run {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+    cwd: ROOT,
+    env: { ...process.env, LOG_LEVEL: 'warn', HOST: '127.0.0.1', PORT: '0', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout.on('data', (d) => (output += d));
+  child.stderr.on('data', (d) => (output += d));
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  return { output: () => output, exited, kill: (signal) => child.kill(signal) };
+}
+
+async function listeningOn(run: Run, timeoutMs = 30_000): Promise<string> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const match = /Foyer listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(run.output());
+    if (match) return match[1]!;
+    if (Date.now() > deadline) {
+      run.kill('SIGKILL');
+      throw new Error(`no "listening" line within ${timeoutMs} ms:\n${run.output()}`);
+    }
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+for (const storage of await testDatabases()) {
+  describe(`npm start on ${storage.name}`, { skip: storage.skip }, () => {
+    it('applies migrations, serves the API and exits 0 on SIGTERM', async () => {
+      const db = await freshDatabaseUrl(storage.name);
+      const run = start({ DATABASE_URL: db.url, PUBLIC_URL: 'http://meet.example.test' });
+      try {
+        const origin = await listeningOn(run);
+        assert.match(run.output(), /Applied migration 001_initial/);
+        assert.match(run.output(), /\(API at http:\/\/meet\.example\.test\/api\)/);
+        assert.equal((await fetch(`${origin}/health`)).status, 200);
+        const anonymous = await fetch(`${origin}/api/v3/organizations`);
+        assert.equal(anonymous.status, 401);
+        assert.match(anonymous.headers.get('content-type') ?? '', /application\/problem\+json/);
+        run.kill('SIGTERM');
+        assert.equal(await run.exited, 0, run.output());
+      } finally {
+        run.kill('SIGKILL');
+        await run.exited;
+        await db.dispose();
+      }
+    });
+  });
+}
+
+describe('npm start with bad settings', () => {
+  it('refuses an invalid PORT with a clear message and exit code 1', async () => {
+    const run = start({ PORT: 'eighty', DATABASE_URL: 'sqlite::memory:' });
+    assert.equal(await run.exited, 1);
+    assert.match(run.output(), /PORT must be a whole number/);
+  });
+
+  it('refuses an unsupported DATABASE_URL without echoing it', async () => {
+    const run = start({ DATABASE_URL: 'mysql://user:hunter2@db/foyer' });
+    assert.equal(await run.exited, 1);
+    assert.match(run.output(), /DATABASE_URL/);
+    assert.ok(!run.output().includes('hunter2'), run.output());
+  });
+});
