@@ -1,0 +1,39 @@
+// @module public/js/signalling — the WebSocket client of docs/signalling.md.
+// Emits every server message to `onMessage`; `onClose(code)` when the socket ends.
+export class Signalling {
+  constructor(path, { onMessage, onClose }) {
+    const scheme = location.protocol === 'https:' ? 'wss:' : 'ws:';
+    this.socket = new WebSocket(`${scheme}//${location.host}${path}`);
+    this.onMessage = onMessage;
+    this.onClose = onClose;
+    this.opened = new Promise((resolve, reject) => {
+      this.socket.addEventListener('open', () => resolve());
+      this.socket.addEventListener('error', () => reject(new Error('signalling unavailable')));
+    });
+    this.socket.addEventListener('message', (event) => {
+      let message;
+      try {
+        message = JSON.parse(event.data);
+      } catch {
+        return;
+      }
+      this.onMessage(message);
+    });
+    this.socket.addEventListener('close', (event) => this.onClose(event.code));
+    // Application-level keepalive: some proxies drop idle sockets that only carry server pings.
+    this.keepalive = setInterval(() => this.send({ type: 'ping' }), 20000);
+  }
+
+  send(message) {
+    if (this.socket.readyState === WebSocket.OPEN) this.socket.send(JSON.stringify(message));
+  }
+
+  close() {
+    clearInterval(this.keepalive);
+    try {
+      this.socket.close(1000);
+    } catch {
+      // already closed
+    }
+  }
+}
