@@ -1,0 +1,147 @@
+/**
+ * The meeting pages over real HTTP (the whole app, SQLite): shells for
+ * open meetings and rooms, short-link redirects with stored parameters,
+ * plain 404 and 410 pages, framing and device permissions in the headers,
+ * static files from the repo, and a v3 DELETE that disconnects at once.
+ */
+import assert from 'node:assert/strict';
+import { randomUUID } from 'node:crypto';
+import { after, before, describe, it } from 'node:test';
+import { createMeeting } from '../../src/domain/meetings.ts';
+import { createRoom } from '../../src/domain/rooms.ts';
+import { createSpace } from '../../src/domain/spaces.ts';
+import { openTestDatabase, type TestDatabase } from '../support/databases.ts';
+import { client, seedOrganization, startServer, type Client, type SeededOrganization, type TestServer } from '../support/server.ts';
+import { TestClient } from './ws-client.ts';
+
+describe('meeting pages', () => {
+  let db: TestDatabase;
+  let server: TestServer;
+  let seeded: SeededOrganization;
+  let api: Client;
+
+  before(async () => {
+    db = await openTestDatabase('sqlite');
+    server = await startServer(db.store, { frameAncestors: "'self' https://portal.example.test" });
+    seeded = await seedOrganization(server.ctx, 'basic');
+    api = client(server.baseUrl, seeded);
+  });
+  after(async () => {
+    await server.close();
+    await db.dispose();
+  });
+
+  const get = (path: string) => fetch(server.origin + path, { redirect: 'manual' });
+
+  it('serves an open meeting\'s page, embeddable by the configured origins with camera, microphone and screen permitted', async () => {
+    const created = await api.post('/v3/meeting', { json: {} });
+    const response = await get(new URL(created.body.redirectUrl).pathname);
+    assert.equal(response.status, 200);
+    assert.match(response.headers.get('content-type') ?? '', /^text\/html/);
+    const csp = response.headers.get('content-security-policy') ?? '';
+    assert.match(csp, /frame-ancestors 'self' https:\/\/portal\.example\.test(;|$)/);
+    assert.match(csp, /script-src 'self'/);
+    assert.equal(response.headers.get('x-frame-options'), null);
+    const permissions = response.headers.get('permissions-policy') ?? '';
+    for (const feature of ['camera=(self)', 'microphone=(self)', 'display-capture=(self)']) assert.ok(permissions.includes(feature), feature);
+    const html = await response.text();
+    assert.ok(html.includes(`"meetingId":"${created.body.id}"`));
+    assert.ok(html.includes('/static/js/app.js'));
+  });
+
+  it('serves the front end\'s files from the repository', async () => {
+    const script = await get('/static/js/app.js');
+    assert.equal(script.status, 200);
+    assert.match(script.headers.get('content-type') ?? '', /javascript/);
+    assert.equal((await get('/static/css/app.css')).status, 200);
+    assert.equal((await get('/static/../package.json')).status, 404);
+  });
+
+  it('answers 404 with a plain page for unknown or malformed meeting ids, short codes and slugs', async () => {
+    for (const path of [`/meetings/${randomUUID()}`, '/meetings/not-a-uuid', '/m/Unknown1234', '/m/bad!code', '/no-such-room', '/Bad_Slug']) {
+      const response = await get(path);
+      assert.equal(response.status, 404, path);
+      assert.match(await response.text(), /no meeting or room/);
+    }
+    const german = await get(`/meetings/${randomUUID()}?lang=de`);
+    assert.match(await german.text(), /Nicht gefunden/);
+  });
+
+  it('answers 410 for deleted and closed meetings, by id and by short link', async () => {
+    const deleted = await api.post('/v3/meeting', { json: { queryParameters: { a: 1 } } });
+    assert.equal((await api.delete(`/v3/meeting/${deleted.body.id}`)).status, 200);
+    assert.equal((await get(`/meetings/${deleted.body.id}`)).status, 410);
+    assert.equal((await get(new URL(deleted.body.redirectUrl).pathname)).status, 410);
+
+    const longAgo = new Date(Date.now() - 3600_000);
+    const closed = await createMeeting({ ...server.ctx, now: () => longAgo }, seeded.organization, {});
+    const response = await get(`/meetings/${closed.id}`);
+    assert.equal(response.status, 410);
+    assert.match(await response.text(), /ended/);
+  });
+
+  it('redirects a short link to its meeting with the stored parameters, adding the opener\'s unless stored', async () => {
+    const created = await api.post('/v3/meeting', {
+      json: { queryParameters: { displayName: 'Ann Lee', audio: 'off', skipPrejoin: true, lang: 'de' } },
+    });
+    const response = await get(`${new URL(created.body.redirectUrl).pathname}?embed=true&displayName=Mallory`);
+    assert.equal(response.status, 302);
+    const location = new URL(response.headers.get('location')!, server.origin);
+    assert.equal(location.pathname, `/meetings/${created.body.id}`);
+    assert.deepEqual(Object.fromEntries(location.searchParams), {
+      displayName: 'Ann Lee',
+      audio: 'off',
+      skipPrejoin: 'true',
+      lang: 'de',
+      embed: 'true',
+    });
+  });
+
+  it('serves rooms and boards without a waiting list as meeting places, and a plain page for queues', async () => {
+    const room = await createRoom(server.ctx, seeded.organization, { slug: `desk-${randomUUID().slice(0, 6)}`, title: 'Front <desk>' });
+    const roomPage = await get(`/${room.slug}`);
+    assert.equal(roomPage.status, 200);
+    const html = await roomPage.text();
+    assert.ok(html.includes(`"slug":"${room.slug}"`));
+    assert.ok(html.includes('<title>Front &#60;desk&#62; · Foyer</title>'));
+    assert.ok(html.includes('Front \\u003cdesk>'), 'JSON settings cannot close the script element');
+
+    const board = await createSpace(server.ctx, seeded.organization, 'board', { name: 'Walk-in', slug: `walk-${randomUUID().slice(0, 6)}`, hasWaitingList: false });
+    assert.ok((await (await get(`/${board.slug}`)).text()).includes(`"slug":"${board.slug}"`));
+    const queue = await createSpace(server.ctx, seeded.organization, 'queue', { name: 'Queue', slug: `queue-${randomUUID().slice(0, 6)}` });
+    const queuePage = await get(`/${queue.slug}`);
+    assert.equal(queuePage.status, 200);
+    assert.match(await queuePage.text(), /waiting list/);
+  });
+
+  it('disconnects everyone in a meeting deleted through v3 at once', async () => {
+    const created = await api.post('/v3/meeting', { json: {} });
+    const ann = await TestClient.connect(server.origin);
+    await ann.join({ meetingId: created.body.id }, 'Ann');
+    const bob = await TestClient.connect(server.origin);
+    await bob.join({ meetingId: created.body.id }, 'Bob');
+    assert.equal((await api.delete(`/v3/meeting/${created.body.id}`)).status, 200);
+    for (const c of [ann, bob]) {
+      assert.deepEqual(await c.next((m) => m.type === 'ended', 1000), { type: 'ended', reason: 'deleted' });
+      assert.equal(await c.closed, 4410);
+    }
+    const again = await TestClient.connect(server.origin);
+    assert.equal((await again.join({ meetingId: created.body.id }, 'Ann')).code, 'deleted');
+  });
+
+  it('keeps a meeting open while its participants are connected through the real app', async () => {
+    const meeting = await createMeeting(server.ctx, seeded.organization, {});
+    const ann = await TestClient.connect(server.origin);
+    await ann.join({ meetingId: meeting.id }, 'Ann');
+    assert.equal((await db.store.live.findMeetingRecord({ id: meeting.id }))?.closesAt, null);
+    ann.close();
+    await ann.closed;
+    const deadline = Date.now() + 3000;
+    let closesAt: Date | null | undefined = null;
+    while (closesAt === null && Date.now() < deadline) {
+      await new Promise((r) => setTimeout(r, 50));
+      closesAt = (await db.store.live.findMeetingRecord({ id: meeting.id }))?.closesAt;
+    }
+    assert.ok(closesAt && Math.abs(closesAt.getTime() - (Date.now() + server.config.idleCloseSeconds * 1000)) < 5000);
+  });
+});
