@@ -119,18 +119,30 @@ export async function createMeeting(
   };
 
   if (!queryParameters) {
-    await ctx.store.insertMeeting(meeting);
+    await insertMeeting(ctx, meeting);
     return meeting;
   }
   // A short-code collision is astronomically unlikely, but cheap to survive.
   for (let attempt = 0; ; attempt++) {
     meeting.shortCode = randomBase62(SHORT_CODE_LENGTH);
     try {
-      await ctx.store.insertMeeting(meeting);
+      await insertMeeting(ctx, meeting);
       return meeting;
     } catch (error) {
       if (!(error instanceof ConflictError && error.field === 'shortCode') || attempt >= 4) throw error;
     }
+  }
+}
+
+/** Inserts; a taken id can only be a client-chosen one, so it is reported as `meetingId`. */
+async function insertMeeting(ctx: DomainContext, meeting: Meeting): Promise<void> {
+  try {
+    await ctx.store.insertMeeting(meeting);
+  } catch (error) {
+    if (error instanceof ConflictError && error.field === 'id') {
+      throw new ConflictError('meetingId', 'A meeting with this meetingId already exists.');
+    }
+    throw error;
   }
 }
 

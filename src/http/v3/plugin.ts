@@ -7,7 +7,6 @@
  */
 import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { DomainContext } from '../../domain/context.ts';
-import { ConflictError } from '../../domain/errors.ts';
 import { createMeeting, deleteMeeting, getMeeting } from '../../domain/meetings.ts';
 import { readOrganization } from '../../domain/organizations.ts';
 import { getRoom } from '../../domain/rooms.ts';
@@ -74,12 +73,6 @@ export const v3Plugin: FastifyPluginAsyncTypebox<{ ctx: DomainContext }> = async
         isInfinite: body.isInfinite,
         meetingId: body.meetingId,
         queryParameters: body.queryParameters,
-      }).catch((error: unknown) => {
-        // The store names the meeting's `id`; the client chose it as `meetingId`.
-        if (error instanceof ConflictError && error.field === 'id') {
-          throw new ConflictError('meetingId', 'A meeting with this meetingId already exists.');
-        }
-        throw error;
       });
       reply.code(201).header('location', locationOf(request, meeting.id));
       return presentMeetingV3(ctx.publicUrl, meeting);
