@@ -30,9 +30,10 @@ export class RedisBus implements Bus {
 
   constructor(url: string, keyPrefix: string, private readonly onError: (error: Error) => void = () => {}) {
     this.channel = `${keyPrefix}realtime`;
-    const options = { lazyConnect: true, maxRetriesPerRequest: 2 };
-    this.pub = new Redis(url, options);
-    this.sub = new Redis(url, options);
+    // Publishing fails fast while Redis is away (local delivery goes on);
+    // the subscription waits and is renewed by ioredis on every reconnect.
+    this.pub = new Redis(url, { lazyConnect: true, enableOfflineQueue: false, maxRetriesPerRequest: 1 });
+    this.sub = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: null });
     // Without listeners a lost connection would crash the process; ioredis reconnects by itself.
     this.pub.on('error', (e) => this.onError(e));
     this.sub.on('error', (e) => this.onError(e));
@@ -59,9 +60,19 @@ export class RedisBus implements Bus {
     this.handler = handler;
   }
 
-  async start(): Promise<void> {
-    await Promise.all([this.pub.connect(), this.sub.connect()]);
-    await this.sub.subscribe(this.channel);
+  /**
+   * Connects and subscribes, waiting at most `waitMs`: an unreachable Redis
+   * must not keep Foyer from serving (it keeps retrying in the background).
+   */
+  async start(waitMs = 2000): Promise<void> {
+    this.pub.connect().catch((e: Error) => this.onError(e));
+    const subscribed = this.sub
+      .connect()
+      .then(() => this.sub.subscribe(this.channel))
+      .catch((e: Error) => this.onError(e));
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([subscribed, new Promise((r) => (timer = setTimeout(r, waitMs)))]);
+    clearTimeout(timer);
   }
 
   async close(): Promise<void> {

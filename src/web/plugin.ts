@@ -59,8 +59,14 @@ export async function webPlugin(app: FastifyInstance, opts: WebPluginOptions): P
     instanceId: tuning.instanceId ?? `${hostname()}-${process.pid}-${randomBytes(4).toString('hex')}`,
     instanceTtlMs: tuning.instanceTtlMs ?? 15_000,
   };
+  let lastRedisWarning = 0;
   const bus: Bus = config.redisUrl
-    ? new RedisBus(config.redisUrl, config.redisKeyPrefix, (error) => app.log.warn({ err: error.message }, 'realtime: Redis error'))
+    ? new RedisBus(config.redisUrl, config.redisKeyPrefix, (error) => {
+        // ioredis reports every reconnect attempt; once a minute is enough to tell the operator.
+        if (Date.now() - lastRedisWarning < 60_000) return;
+        lastRedisWarning = Date.now();
+        app.log.warn({ err: error.message }, 'realtime: Redis unavailable; meetings across instances cannot connect until it is back');
+      })
     : new LocalBus();
   const hub = new Hub(live, bus, app.log, tuning);
   ctx.events = hub;
