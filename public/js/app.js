@@ -206,7 +206,8 @@ function renderCall() {
   selfVideo.srcObject = state.stream;
   const selfTile = el('figure', { class: 'tile self', id: 'tile-self' }, selfVideo, el('figcaption', {}, `${state.name} (${t('you')})`));
   const grid = el('section', { class: 'tiles', id: 'tiles' }, selfTile);
-  const people = el('aside', { class: 'people', id: 'people', hidden: embed }, el('h2', {}, t('participants')), el('ul', { id: 'people-list' }));
+  // On phones the list starts folded away; the videos need the room.
+  const people = el('aside', { class: 'people', id: 'people', hidden: embed || matchMedia('(max-width: 640px)').matches }, el('h2', {}, t('participants')), el('ul', { id: 'people-list' }));
   const controls = el(
     'nav',
     { class: 'controls' },
