@@ -24,6 +24,11 @@ export interface Config {
   usageFlushSeconds: number;
   /** How long a verified API key is trusted without re-reading it: the bound on how late a revocation takes effect. */
   apiKeyCacheSeconds: number;
+  /**
+   * Which proxies' X-Forwarded-For to believe for the client address (Fastify `trustProxy`):
+   * false (default), true (any), or a comma list of proxy addresses/CIDRs.
+   */
+  trustProxy: boolean | string;
   /** Key of the API-secret hash; changing it invalidates every key pair. */
   secretPepper: string;
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
@@ -67,6 +72,16 @@ function url(name: string, raw: string, protocols: string[]): string {
   }
   if (!protocols.includes(parsed.protocol)) {
     throw new ConfigError(`${name} must start with ${protocols.map((p) => p + '//').join(' or ')}, got "${raw}".`);
+  }
+  return raw;
+}
+
+function trustProxy(env: Env): boolean | string {
+  const raw = env.TRUST_PROXY?.trim() ?? '';
+  if (raw === '' || raw === 'false') return false;
+  if (raw === 'true') return true;
+  if (!/^[0-9A-Fa-f.:/]+(\s*,\s*[0-9A-Fa-f.:/]+)*$/.test(raw)) {
+    throw new ConfigError(`TRUST_PROXY must be true, false or a comma list of proxy addresses/CIDRs, got "${raw}".`);
   }
   return raw;
 }
@@ -147,6 +162,7 @@ export function loadConfig(env: Env = process.env): Config {
     authFailuresPerMinute: integer(env, 'AUTH_FAILURES_PER_MINUTE', 30, 1, 1_000_000),
     usageFlushSeconds: integer(env, 'USAGE_FLUSH_SECONDS', 5, 1, 3600),
     apiKeyCacheSeconds: integer(env, 'API_KEY_CACHE_SECONDS', 5, 0, 300),
+    trustProxy: trustProxy(env),
     secretPepper: env.API_SECRET_PEPPER || 'foyer/api-secret/v1',
     logLevel,
     ice: iceConfig(env),

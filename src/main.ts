@@ -1,11 +1,17 @@
 /**
  * @module main
  * `npm start`: reads the configuration, opens the database, applies pending
- * migrations, serves the API, and closes cleanly on SIGINT/SIGTERM (stops
- * accepting, lets in-flight requests finish, closes the database).
+ * migrations, sets up request limits (shared through Redis when REDIS_URL
+ * is set), serves the API, and shuts down gracefully on SIGINT/SIGTERM:
+ * `/ready` turns 503, the server stops accepting, in-flight requests finish
+ * (at most SHUTDOWN_TIMEOUT_MS), request totals are flushed, then Redis and
+ * the database are closed (docs/deployment.md).
  */
 import { ConfigError, loadConfig, type Config } from './config.ts';
 import { buildApp } from './http/app.ts';
+import { limitsGuard } from './http/plugins/limits.ts';
+import { createLimits } from './limits/limits.ts';
+import { withLookupCache } from './limits/lookup-cache.ts';
 import { openStore } from './store/open.ts';
 import type { Store } from './store/store.ts';
 
@@ -34,19 +40,36 @@ const applied = await store.migrate();
 for (const name of applied) console.log(`Applied migration ${name}`);
 if (applied.length === 0) console.log('Database schema is up to date.');
 
-const app = await buildApp({ config, store });
+let warn = (message: string) => console.warn(`foyer: ${message}`);
+const limits = await createLimits({ config, store, warn: (message) => warn(message) });
+// Key, organization and quota lookups of the auth hot path, cached for API_KEY_CACHE_SECONDS.
+const apiStore = withLookupCache(store, config.apiKeyCacheSeconds * 1000);
+let closing = false;
+const app = await buildApp({
+  config,
+  store: apiStore,
+  authGuard: limitsGuard(limits, apiStore),
+  health: { limits, isShuttingDown: () => closing },
+});
+warn = (message) => app.log.warn(message);
 await app.listen({ host: config.host, port: config.port });
 const address = app.server.address();
 const port = typeof address === 'object' && address ? address.port : config.port;
 console.log(`Foyer listening on http://${config.host}:${port} (API at ${config.publicUrl}${config.apiPrefix})`);
 
-let closing = false;
+/** In-flight requests get this long to finish before their connections are closed. */
+const SHUTDOWN_TIMEOUT_MS = 10_000;
+
 async function shutdown(signal: string): Promise<void> {
   if (closing) return;
   closing = true;
   console.log(`${signal} received, closing.`);
   try {
+    // Stops accepting and closes idle keep-alive connections; resolves when in-flight requests are done.
+    const cutoff = setTimeout(() => app.server.closeAllConnections(), SHUTDOWN_TIMEOUT_MS);
     await app.close();
+    clearTimeout(cutoff);
+    await limits.close(); // flushes request totals, closes Redis
     await store.close();
     process.exit(0);
   } catch (error) {

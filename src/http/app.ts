@@ -13,7 +13,7 @@ import { TypeBoxValidatorCompiler, type TypeBoxTypeProvider } from '@fastify/typ
 import type { Config } from '../config.ts';
 import type { DomainContext } from '../domain/context.ts';
 import type { Store } from '../store/store.ts';
-import { installHealthRoutes } from './health.ts';
+import { installHealthRoutes, type HealthOptions } from './health.ts';
 import { installAuth, type AuthGuard } from './plugins/auth.ts';
 import { installRootErrorHandling, sendProblem, toProblem } from './plugins/errors.ts';
 import { installOpenApi } from './plugins/openapi.ts';
@@ -31,8 +31,10 @@ export interface BuildAppOptions {
   now?: () => Date;
   /** false: silent; true or absent: JSON logs at config.logLevel; an object: extra pino options. */
   logger?: boolean | object;
-  /** Request limits (see plugins/auth.ts); none until issue 3 supplies one. */
+  /** Request limits (see plugins/auth.ts and plugins/limits.ts). */
   authGuard?: AuthGuard;
+  /** What `/ready` checks besides the database, and whether shutdown has begun. */
+  health?: HealthOptions;
 }
 
 const REDACTED_PATHS = [
@@ -65,6 +67,8 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
   const app = Fastify({
     logger: loggerOptions(config, opts.logger),
     bodyLimit: BODY_LIMIT_BYTES,
+    // Behind a reverse proxy, request.ip must be the client's (X-Forwarded-For): failed logins are limited per address.
+    trustProxy: config.trustProxy,
     // Errors raised before routing (an undecodable URL) would otherwise skip the error handler.
     frameworkErrors: (error, _request, reply) => {
       sendProblem(reply, toProblem(error, { renameField: (field) => field }).body);
@@ -75,7 +79,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
   app.setValidatorCompiler(TypeBoxValidatorCompiler);
   installRootErrorHandling(app);
   await installOpenApi(app, config);
-  installHealthRoutes(app, store);
+  installHealthRoutes(app, store, opts.health);
 
   await app.register(
     async (api) => {
