@@ -1,0 +1,38 @@
+/**
+ * @module test/support/tenant
+ * Sets up an organization, a member and an API key in a database the way
+ * the operator CLI would (through the domain), for tests that then drive
+ * a separate Foyer process over HTTP.
+ */
+import type { DomainContext } from '../../src/domain/context.ts';
+import { createApiKey } from '../../src/domain/keys.ts';
+import { addUser, createOrganization } from '../../src/domain/organizations.ts';
+import type { Organization } from '../../src/domain/types.ts';
+import { openStore } from '../../src/store/open.ts';
+
+export const TEST_PEPPER = 'test-pepper';
+
+export interface Tenant {
+  organization: Organization;
+  headers: { API_KEY: string; API_SECRET: string };
+  apiKeyId: string;
+}
+
+export async function createTenant(databaseUrl: string, name = 'Acme Clinic'): Promise<Tenant> {
+  const store = await openStore(databaseUrl, { migrate: true });
+  try {
+    const ctx: DomainContext = {
+      store,
+      now: () => new Date(),
+      publicUrl: 'http://localhost:3000',
+      idleCloseSeconds: 900,
+      secretPepper: TEST_PEPPER,
+    };
+    const organization = await createOrganization(ctx, { name, type: 'basic', slug: `t-${Math.random().toString(36).slice(2, 10)}` });
+    await addUser(ctx, organization, { email: 'ann@acme.test', fullName: 'Ann Lee', role: 'ADMIN' });
+    const { key, secret } = await createApiKey(ctx, organization, { expiresAt: null });
+    return { organization, headers: { API_KEY: key.publicKey, API_SECRET: secret }, apiKeyId: key.id };
+  } finally {
+    await store.close();
+  }
+}
