@@ -14,6 +14,7 @@
  * Knobs (environment): BENCH_DURATION seconds per measurement (10),
  * BENCH_SOAK_SECONDS (60), BENCH_CONNECTIONS (50), BENCH_MEETINGS
  * (1000000), BENCH_TARGETS (comma list of bare,sqlite,postgres),
+ * BENCH_WARMUP seconds of unmeasured load before each measurement (2),
  * BENCH_CPU_PROF=1 (write --cpu-prof profiles of the Foyer servers to
  * bench/profiles/). Quick run: BENCH_DURATION=3 BENCH_SOAK_SECONDS=10 BENCH_MEETINGS=100000.
  * Goals are reported, never asserted.
@@ -107,6 +108,14 @@ async function stop(child: ChildProcess): Promise<void> {
   clearTimeout(timer);
 }
 
+const WARMUP = Number(env.BENCH_WARMUP ?? 2);
+
+/** Runs the job once unmeasured (JIT, caches, pools), then measured. */
+async function measure(job: Parameters<typeof load>[0]): Promise<Measurement> {
+  if (WARMUP > 0) await load({ ...job, duration: WARMUP });
+  return load(job);
+}
+
 async function load(job: {
   url: string;
   method: 'GET' | 'POST';
@@ -150,8 +159,8 @@ async function benchBare(): Promise<{ rows: Row[]; peakRssMb: number }> {
   const base = `http://127.0.0.1:${port}`;
   try {
     await waitFor(base + '/');
-    const get = await load({ url: base, method: 'GET', paths: ['/'], headers: {} });
-    const post = await load({
+    const get = await measure({ url: base, method: 'GET', paths: ['/'], headers: {} });
+    const post = await measure({
       url: base,
       method: 'POST',
       paths: ['/'],
@@ -261,13 +270,13 @@ async function benchFoyer(target: FoyerTarget): Promise<{ rows: Row[]; peakRssMb
   try {
     await waitFor(base + '/health');
     const json = { ...headers, 'content-type': 'application/json' };
-    rows.push({ target: t, scenario: `GET meeting/:id (${SMALL} stored)`, ...(await load({ url: base, method: 'GET', paths: spreadPaths(SMALL, SMALL), headers })) });
-    rows.push({ target: t, scenario: 'POST meeting', ...(await load({ url: base, method: 'POST', paths: [`${API}/meeting`], headers: json, body: JSON.stringify({ type: 'MEETING' }) })) });
-    rows.push({ target: t, scenario: 'GET organizations', ...(await load({ url: base, method: 'GET', paths: [`${API}/organizations`], headers })) });
+    rows.push({ target: t, scenario: `GET meeting/:id (${SMALL} stored)`, ...(await measure({ url: base, method: 'GET', paths: spreadPaths(SMALL, SMALL), headers })) });
+    rows.push({ target: t, scenario: 'POST meeting', ...(await measure({ url: base, method: 'POST', paths: [`${API}/meeting`], headers: json, body: JSON.stringify({ type: 'MEETING' }) })) });
+    rows.push({ target: t, scenario: 'GET organizations', ...(await measure({ url: base, method: 'GET', paths: [`${API}/organizations`], headers })) });
     const started = Date.now();
     await seedMeetings(target.databaseUrl, orgId, SMALL, BIG);
     console.log(`# ${t}: seeded ${BIG.toLocaleString('en')} meetings in ${((Date.now() - started) / 1000).toFixed(1)} s`);
-    rows.push({ target: t, scenario: `GET meeting/:id (${BIG.toLocaleString('en')} stored)`, ...(await load({ url: base, method: 'GET', paths: spreadPaths(BIG, 1000), headers })) });
+    rows.push({ target: t, scenario: `GET meeting/:id (${BIG.toLocaleString('en')} stored)`, ...(await measure({ url: base, method: 'GET', paths: spreadPaths(BIG, 1000), headers })) });
     if (target.name === 'sqlite' && SOAK_SECONDS > 0) {
       const before = server.samples.length;
       const soakRow = await load({ url: base, method: 'GET', paths: spreadPaths(BIG, 1000), headers, duration: SOAK_SECONDS });
