@@ -31,6 +31,8 @@ export interface CreateMeetingInput {
 
 export function parseMeetingType(value: string | undefined): MeetingType | undefined {
   if (value === undefined) return 'MEETING';
+  // ASCII letters only: toUpperCase() alone folds "meetıng" (dotless i) and "conſultation" (long s) into valid types.
+  if (!/^[A-Za-z]+$/.test(value)) return undefined;
   const upper = value.toUpperCase();
   return MEETING_TYPES.includes(upper as MeetingType) ? (upper as MeetingType) : undefined;
 }

@@ -133,6 +133,12 @@ for (const storage of await testDatabases()) {
         assertProblem(await env.med.post('/v3/meeting', { json: { ownerEmail: ann().email, type: 'WEBINAR' } }), 400, 'validation-failed', ['type']);
       });
 
+      it('refuses a type that only Unicode case folding would turn into a valid one', async () => {
+        for (const type of ['meet\u0131ng', 'con\u017Fultation', ' MEETING']) {
+          assertProblem(await env.med.post('/v3/meeting', { json: { ownerEmail: ann().email, type } }), 400, 'validation-failed', ['type']);
+        }
+      });
+
       it('refuses isInfinite true with CONSULTATION', async () => {
         const res = await env.med.post('/v3/meeting', { json: { ownerEmail: ann().email, type: 'CONSULTATION', isInfinite: true } });
         assertProblem(res, 400, 'validation-failed', ['isInfinite']);
@@ -218,6 +224,18 @@ for (const storage of await testDatabases()) {
         assertProblem(arrayValue, 400, 'validation-failed', ['queryParameters.tags']);
         const nullValue = await env.med.post('/v3/meeting', { json: { ownerEmail: ann().email, queryParameters: { x: null } } });
         assertProblem(nullValue, 400, 'validation-failed', ['queryParameters.x']);
+        assert.equal(nullValue.body.errors[0].message, 'queryParameters.x must be a string, a number or a boolean.');
+      });
+
+      it('refuses queryParameters beyond their bounds: 50 keys, keys of 1 to 64 characters, values of 1000', async () => {
+        const post = (queryParameters: object) => env.med.post('/v3/meeting', { json: { ownerEmail: ann().email, queryParameters } });
+        const fifty = Object.fromEntries(Array.from({ length: 50 }, (_, i) => [`k${i}`, i]));
+        assertCreated(await post(fifty));
+        assertProblem(await post({ ...fifty, k50: 50 }), 400, 'validation-failed', ['queryParameters']);
+        assertCreated(await post({ ['k'.repeat(64)]: 'x', v: 'y'.repeat(1000) }));
+        assertProblem(await post({ ['k'.repeat(65)]: 'x' }), 400, 'validation-failed', [`queryParameters.${'k'.repeat(65)}`]);
+        assertProblem(await post({ '': 'x' }), 400, 'validation-failed', ['queryParameters.']);
+        assertProblem(await post({ v: 'y'.repeat(1001) }), 400, 'validation-failed', ['queryParameters.v']);
       });
 
       it('lists every invalid field at once', async () => {

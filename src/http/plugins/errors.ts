@@ -41,7 +41,7 @@ interface SchemaIssue {
   instancePath?: string;
   keyword?: string;
   message?: string;
-  params?: { requiredProperties?: string[]; missingProperty?: string };
+  params?: { requiredProperties?: string[]; missingProperty?: string; type?: string };
 }
 
 /** `/queryParameters/lang` → `queryParameters.lang`. Wire names already: schemas are written per version. */
@@ -53,9 +53,29 @@ function unescapePointer(segment: string): string {
   return segment.replace(/~1/g, '/').replace(/~0/g, '~');
 }
 
+/** "a string, a number or a boolean" from the branches of a union that each failed on type. */
+function typeAlternatives(types: string[]): string {
+  const named = types.map((t) => (/^[aeiou]/.test(t) ? `an ${t}` : `a ${t}`));
+  return named.length > 1 ? `${named.slice(0, -1).join(', ')} or ${named.at(-1)}` : (named[0] ?? 'valid');
+}
+
 function schemaFieldProblems(issues: SchemaIssue[], context: string | undefined): FieldProblem[] {
   const byField = new Map<string, string>();
+  // A union reports one `type` issue per branch, then `anyOf`: say which types would do, once.
+  const unionTypes = new Map<string, string[]>();
   for (const issue of issues) {
+    if (issue.keyword === 'type' && issue.params?.type) {
+      const field = pathToField(issue.instancePath) || context || 'body';
+      unionTypes.set(field, [...(unionTypes.get(field) ?? []), issue.params.type]);
+    }
+  }
+  for (const issue of issues) {
+    const unionField = pathToField(issue.instancePath) || context || 'body';
+    const types = unionTypes.get(unionField);
+    if (issue.keyword === 'type' && types && types.length > 1) {
+      if (!byField.has(unionField)) byField.set(unionField, `${unionField} must be ${typeAlternatives(types)}.`);
+      continue;
+    }
     const base = pathToField(issue.instancePath);
     if (issue.keyword === 'required') {
       const missing = issue.params?.requiredProperties ?? (issue.params?.missingProperty ? [issue.params.missingProperty] : []);
