@@ -1,0 +1,202 @@
+/**
+ * The meeting front end in real headless Firefox (Debian's stock
+ * firefox-esr over WebDriver BiDi) with fake devices, against the real
+ * Foyer app on SQLite: Firefox and Chromium in one meeting receiving each
+ * other's live video, two Firefox participants doing the same, and the
+ * pre-join screen and short-link parameters in Firefox.
+ */
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import type { Browser, Page } from 'playwright-core';
+import { openTestDatabase, type TestDatabase } from '../support/databases.ts';
+import { client, seedOrganization, startServer, type Client, type TestServer } from '../support/server.ts';
+import { firefoxSkipReason, launchFirefox, openFirefoxParticipant, type LaunchedFirefox } from './firefox-support.ts';
+import { browserSkipReason, framesDecoded, joinAs, launch, openParticipant, waitForParticipants, type Participant } from './support.ts';
+
+// Firefox first: without it the whole file is about nothing; Chromium is needed for the mixed meeting.
+const skip = firefoxSkipReason() ?? browserSkipReason();
+
+/** Waits until every remote peer of `page` has decoded at least one video frame. */
+async function waitForRemoteFrames(page: Page, peers: number): Promise<void> {
+  await page.waitForFunction(
+    async (expected: number) => {
+      const frames = Object.values(await (window as any).foyer.framesDecoded()) as number[];
+      return frames.length === expected && frames.every((n) => n > 0);
+    },
+    peers,
+    { timeout: 30_000, polling: 250 },
+  );
+}
+
+/**
+ * Live video: every remote peer's decoded-frame count keeps growing (by
+ * more than 10 frames: under half a second at 24 fps), and the remote
+ * <video> elements play with a picture size. Waits on conditions with
+ * generous limits rather than fixed sleeps, so a loaded machine takes
+ * longer instead of failing.
+ */
+async function assertLiveRemoteVideo(page: Page, peers: number, who: string): Promise<void> {
+  await waitForRemoteFrames(page, peers);
+  const first = await framesDecoded(page);
+  await page.waitForFunction(
+    async (start: Record<string, number>) => {
+      const now = (await (window as any).foyer.framesDecoded()) as Record<string, number>;
+      return Object.keys(start).every((id) => (now[id] ?? 0) > start[id]! + 10);
+    },
+    first,
+    { timeout: 20_000, polling: 250 },
+  ).catch(async (error) => {
+    throw new Error(`${who}: remote frames stopped: ${JSON.stringify(first)} -> ${JSON.stringify(await framesDecoded(page))}`, { cause: error });
+  });
+  // The remote <video> elements render frames too, not only the decoders.
+  await page.waitForFunction(
+    (expected: number) => {
+      const videos = [...document.querySelectorAll('.tile:not(.self) video')] as HTMLVideoElement[];
+      return videos.length === expected && videos.every((v) => v.videoWidth > 0 && v.videoHeight > 0 && !v.paused);
+    },
+    peers,
+    { timeout: 15_000, polling: 250 },
+  );
+  // Sound too: joining was a click, so remote audio plays without the "enable sound" fallback.
+  assert.equal(await page.locator('#enable-sound').count(), 0, `${who}: sound blocked`);
+  assert.deepEqual(await page.$$eval('.tile:not(.self) video', (vs) => vs.map((v) => (v as HTMLVideoElement).muted)), Array(peers).fill(false));
+}
+
+async function listedNames(page: Page): Promise<string[]> {
+  return page.$$eval('#people-list li', (items) => items.map((li) => li.firstChild?.textContent ?? '').sort());
+}
+
+describe('meeting pages in Firefox', { skip }, () => {
+  let db: TestDatabase;
+  let server: TestServer;
+  let api: Client;
+  let ff: LaunchedFirefox;
+  let chromium: Browser;
+  const opened: Participant[] = [];
+
+  const pageUrl = (redirectUrl: string) => server.origin + new URL(redirectUrl).pathname + new URL(redirectUrl).search;
+  const inFirefox = async (url: string) => {
+    const p = await openFirefoxParticipant(ff.browser, url);
+    opened.push(p);
+    return p;
+  };
+  const inChromium = async (url: string) => {
+    const p = await openParticipant(chromium, url);
+    opened.push(p);
+    return p;
+  };
+  const closeAll = async (...ps: Participant[]) => {
+    for (const p of ps) await p.context.close().catch(() => {});
+  };
+
+  before(async () => {
+    db = await openTestDatabase('sqlite');
+    server = await startServer(db.store);
+    api = client(server.baseUrl, await seedOrganization(server.ctx, 'basic'));
+    [ff, chromium] = await Promise.all([launchFirefox(), launch()]);
+  });
+  after(async () => {
+    for (const p of opened) await p.context.close().catch(() => {});
+    await ff?.close();
+    await chromium?.close();
+    await server?.close();
+    await db?.dispose();
+  });
+
+  it('shows a Firefox and a Chromium participant each other\'s live video and both names', async () => {
+    const created = await api.post('/v3/meeting', { json: {} });
+    assert.equal(created.status, 201, created.text);
+    const url = pageUrl(created.body.redirectUrl);
+    const fox = await inFirefox(url);
+    const chrome = await inChromium(url);
+    // Really two engines.
+    assert.match(await fox.page.evaluate(() => navigator.userAgent), /Gecko\/\d+ Firefox\//);
+    assert.match(await chrome.page.evaluate(() => navigator.userAgent), /Chrome\//);
+    await joinAs(fox.page, 'Fox');
+    await joinAs(chrome.page, 'Chrome');
+    await waitForParticipants(fox.page, ['Chrome', 'Fox']);
+    await waitForParticipants(chrome.page, ['Chrome', 'Fox']);
+    assert.deepEqual(await listedNames(fox.page), ['Chrome', 'Fox (you)']);
+    assert.deepEqual(await listedNames(chrome.page), ['Chrome (you)', 'Fox']);
+
+    await assertLiveRemoteVideo(fox.page, 1, 'Firefox receiving from Chromium');
+    await assertLiveRemoteVideo(chrome.page, 1, 'Chromium receiving from Firefox');
+    await closeAll(fox, chrome);
+  });
+
+  it('shows two Firefox participants each other\'s live video', async () => {
+    const created = await api.post('/v3/meeting', { json: { type: 'consultation' } });
+    assert.equal(created.status, 201, created.text);
+    const url = pageUrl(created.body.redirectUrl);
+    const ann = await inFirefox(url);
+    const bob = await inFirefox(url);
+    await joinAs(ann.page, 'Ann');
+    await joinAs(bob.page, 'Bob');
+    await waitForParticipants(ann.page, ['Ann', 'Bob']);
+    await waitForParticipants(bob.page, ['Ann', 'Bob']);
+
+    await assertLiveRemoteVideo(ann.page, 1, 'Ann (Firefox)');
+    await assertLiveRemoteVideo(bob.page, 1, 'Bob (Firefox)');
+    await closeAll(ann, bob);
+  });
+
+  it('renders the pre-join screen with the fake devices and applies a short link\'s parameters', async () => {
+    const created = await api.post('/v3/meeting', { json: { queryParameters: { displayName: 'Vera', video: 'off' } } });
+    assert.equal(created.status, 201, created.text);
+    assert.match(created.body.redirectUrl, /\/m\/[0-9A-Za-z]+$/);
+
+    // A plain meeting link: the pre-join screen with preview and both pickers filled.
+    const plain = await inFirefox(server.origin + `/meetings/${created.body.id}`);
+    await plain.page.waitForSelector('#prejoin');
+    const pickers = async (page: Page) =>
+      page.evaluate(() => ({
+        cameras: [...(document.querySelector('#camera') as HTMLSelectElement).options].map((o) => ({ value: o.value, label: o.textContent })),
+        microphones: [...(document.querySelector('#microphone') as HTMLSelectElement).options].map((o) => ({ value: o.value, label: o.textContent })),
+      }));
+    await plain.page.waitForFunction(
+      () => (document.querySelector('#camera') as HTMLSelectElement)?.options.length > 0 && (document.querySelector('#microphone') as HTMLSelectElement)?.options.length > 0,
+      undefined,
+      { timeout: 15_000 },
+    );
+    const devices = await pickers(plain.page);
+    // Firefox's fake devices (media.navigator.streams.fake), with their labels, selected as in use.
+    assert.equal(devices.cameras.length, 1, JSON.stringify(devices));
+    assert.equal(devices.microphones.length, 1, JSON.stringify(devices));
+    assert.ok(devices.cameras[0]!.value && devices.cameras[0]!.label, JSON.stringify(devices));
+    assert.ok(devices.microphones[0]!.value && devices.microphones[0]!.label, JSON.stringify(devices));
+    assert.equal(await plain.page.locator('#camera').isDisabled(), false);
+    assert.equal(await plain.page.inputValue('#name'), '');
+    assert.equal(await plain.page.textContent('#join'), 'Join');
+    // The preview shows the live fake camera.
+    await plain.page.waitForFunction(() => {
+      const v = document.querySelector('video.preview') as HTMLVideoElement | null;
+      return Boolean(v && !v.classList.contains('off') && v.videoWidth > 0);
+    }, undefined, { timeout: 15_000 });
+    await joinAs(plain.page, 'Host');
+
+    // The short link: redirected to the meeting with displayName and video=off applied.
+    const vera = await inFirefox(pageUrl(created.body.redirectUrl));
+    assert.match(vera.page.url(), new RegExp(`/meetings/${created.body.id}\\?`));
+    await vera.page.waitForSelector('#prejoin');
+    assert.equal(await vera.page.inputValue('#name'), 'Vera');
+    // Devices acquired (the microphone picker is filled once getUserMedia has answered).
+    await vera.page.waitForFunction(() => (document.querySelector('#microphone') as HTMLSelectElement)?.options.length > 0, undefined, {
+      timeout: 15_000,
+    });
+    assert.deepEqual(await vera.page.evaluate(() => (window as any).foyer.media()), { audio: true, video: false, screen: false });
+    assert.equal(await vera.page.textContent('#prejoin-cam'), 'Start camera');
+    assert.equal(await vera.page.getAttribute('#prejoin-cam', 'aria-pressed'), 'true');
+    assert.equal(await vera.page.locator('video.preview.off').count(), 1, 'no camera preview with video=off');
+
+    // Joining under the given name without typing it; the others see the camera off.
+    await vera.page.click('#join');
+    await vera.page.waitForFunction(() => (window as any).foyer?.phase() === 'call', undefined, { timeout: 15_000 });
+    await waitForParticipants(plain.page, ['Host', 'Vera']);
+    await waitForParticipants(vera.page, ['Host', 'Vera']);
+    await plain.page.waitForSelector('#people-list li:has-text("Vera") small:has-text("camera off")', { timeout: 10_000 });
+    assert.equal(await vera.page.locator('#tile-self.off').count(), 1);
+    // Vera still receives the host's video.
+    await assertLiveRemoteVideo(vera.page, 1, 'Vera (Firefox, camera off) receiving from Host');
+    await closeAll(plain, vera);
+  });
+});
