@@ -9,6 +9,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { promisify } from 'node:util';
+import { DAY_MS, hourStart } from '../../src/domain/usage.ts';
+import { UsageRecorder } from '../../src/limits/usage-recorder.ts';
+import { openStore } from '../../src/store/open.ts';
 import { freshDatabaseUrl, postgresSkipReason } from '../support/databases.ts';
 
 const run = promisify(execFile);
@@ -47,18 +50,20 @@ const postgresSkip = await postgresSkipReason();
 for (const kind of ['sqlite', 'postgres'] as const) {
   describe(`foyer CLI on ${kind}`, { skip: kind === 'postgres' ? postgresSkip : undefined }, () => {
     let foyer: ReturnType<typeof cli>;
+    let databaseUrl: string;
     let dispose: () => Promise<void>;
 
     before(async () => {
       if (kind === 'sqlite') {
         const dir = mkdtempSync(join(tmpdir(), 'foyer-cli-'));
-        foyer = cli(`sqlite:${join(dir, 'nested', 'foyer.db')}`);
+        databaseUrl = `sqlite:${join(dir, 'nested', 'foyer.db')}`;
         dispose = async () => rmSync(dir, { recursive: true, force: true });
       } else {
         const db = await freshDatabaseUrl('postgres');
-        foyer = cli(db.url);
+        databaseUrl = db.url;
         dispose = db.dispose;
       }
+      foyer = cli(databaseUrl);
     });
     after(() => dispose());
 
@@ -127,6 +132,93 @@ for (const kind of ['sqlite', 'postgres'] as const) {
       assert.equal(after.keys.find((k: any) => k.apiKey === forever.apiKey).status, 'revoked');
       const unknown = await foyer('key', 'revoke', 'fk_doesnotexist');
       assert.notEqual(unknown.code, 0);
+    });
+
+    it('shows, sets and clears an organization\'s hourly and daily quotas', async () => {
+      const org = await json(foyer, 'org', 'create', '--name', 'Quota Clinic', '--type', 'basic');
+      const quota = (hourly: number | null, daily: number | null) => ({ organizationId: org.id, slug: 'quota-clinic', hourly, daily });
+      assert.deepEqual(await json(foyer, 'org', 'limits', 'quota-clinic'), quota(null, null));
+      assert.deepEqual(await json(foyer, 'org', 'limits', 'quota-clinic', '--hourly', '20000', '--daily', '200000'), quota(20000, 200000));
+      // Each flag changes only its own period; the organization's id works as well as its slug.
+      assert.deepEqual(await json(foyer, 'org', 'limits', org.id, '--daily', 'none'), quota(20000, null));
+      assert.deepEqual(await json(foyer, 'org', 'limits', 'quota-clinic'), quota(20000, null), 'stored, not just echoed');
+      const human = await foyer('org', 'limits', 'quota-clinic');
+      assert.equal(human.code, 0);
+      assert.equal(human.stdout, 'quota-clinic: 20000 requests per hour, no day quota (UTC)\n');
+      assert.deepEqual(await json(foyer, 'org', 'limits', 'quota-clinic', '--daily', '5'), quota(20000, 5));
+      assert.deepEqual(await json(foyer, 'org', 'limits', 'quota-clinic', '--clear'), quota(null, null));
+      assert.deepEqual(await json(foyer, 'org', 'limits', 'quota-clinic'), quota(null, null));
+    });
+
+    it('refuses bad quota values as bad usage (exit 2) and changes nothing', async () => {
+      await json(foyer, 'org', 'limits', 'quota-clinic', '--hourly', '7');
+      const bad = [
+        ['--hourly', 'lots'],
+        ['--hourly', '0'],
+        ['--daily', '1.5'],
+        ['--daily', '1000000001'],
+        ['--hourly', ''],
+        ['--clear', '--daily', '5'],
+      ];
+      for (const args of bad) {
+        const result = await foyer('org', 'limits', 'quota-clinic', ...args, '--json');
+        assert.equal(result.code, 2, `${args.join(' ')}: exit ${result.code}, stderr ${result.stderr}`);
+        assert.equal(result.stdout, '', `${args.join(' ')} printed nothing on stdout`);
+        assert.match(result.stderr, /--hourly|--daily|--clear/);
+      }
+      const unknown = await foyer('org', 'limits', 'no-such-org', '--json');
+      assert.equal(unknown.code, 1);
+      assert.equal(unknown.stdout, '');
+      assert.deepEqual(await json(foyer, 'org', 'limits', 'quota-clinic'), {
+        organizationId: (await json(foyer, 'org', 'show', 'quota-clinic')).id,
+        slug: 'quota-clinic',
+        hourly: 7,
+        daily: null,
+      });
+    });
+
+    it('prints request totals once they are counted and flushed', async () => {
+      const org = await json(foyer, 'org', 'create', '--name', 'Usage Clinic', '--type', 'basic');
+      await json(foyer, 'org', 'limits', 'usage-clinic', '--hourly', '100');
+      const key = await json(foyer, 'key', 'create', '--org', 'usage-clinic');
+      const before = await json(foyer, 'usage', 'usage-clinic', '--days', '3');
+      assert.deepEqual(before.keys, [{ apiKey: key.apiKey, currentHour: 0, currentDay: 0, total: 0 }]);
+
+      // Counted the way a server counts accepted requests (see test/limits for the HTTP side),
+      // plus a total a server wrote yesterday.
+      const store = await openStore(databaseUrl);
+      try {
+        const apiKeyId = (await store.findApiKey(key.apiKey))!.id;
+        const recorder = new UsageRecorder(store, { flushMs: 3_600_000 });
+        for (let i = 0; i < 3; i++) recorder.record(apiKeyId, org.id);
+        await recorder.flush();
+        await store.recordUsage([{ apiKeyId, organizationId: org.id, hourStart: hourStart(Date.now()) - DAY_MS, requests: 5 }]);
+      } finally {
+        await store.close();
+      }
+
+      // --days 3, so that the figures add up even if midnight (UTC) passes meanwhile.
+      const report = await json(foyer, 'usage', 'usage-clinic', '--days', '3');
+      assert.equal(report.slug, 'usage-clinic');
+      assert.deepEqual(report.quota, { hourly: 100, daily: null });
+      assert.equal(report.days.length, 3);
+      assert.deepEqual(report.days.map((d: any) => d.requests).filter((n: number) => n > 0), [3, 5]);
+      assert.deepEqual(report.keys.map((k: any) => [k.apiKey, k.total]), [[key.apiKey, 8]]);
+      assert.ok(report.currentHour.requests <= report.currentDay.requests && report.currentDay.requests <= 3);
+
+      const human = await foyer('usage', 'usage-clinic', '--days', '3');
+      assert.equal(human.code, 0);
+      assert.equal(human.stderr, '');
+      assert.match(human.stdout, /^Usage Clinic \(usage-clinic\)\n/);
+      assert.match(human.stdout, /^this hour \(\S+\): [0-3] of 100 requests$/m);
+      assert.ok(human.stdout.split('\n').some((line) => line.startsWith(`  ${key.apiKey}\t`) && line.endsWith('\t8')), human.stdout);
+
+      for (const days of ['0', '367', 'week']) {
+        const bad = await foyer('usage', 'usage-clinic', '--days', days, '--json');
+        assert.equal(bad.code, 2, `--days ${days}`);
+        assert.equal(bad.stdout, '');
+      }
+      assert.equal((await foyer('usage', 'no-such-org', '--json')).code, 1);
     });
 
     it('migrates idempotently', async () => {

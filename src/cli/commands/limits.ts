@@ -6,17 +6,24 @@
  */
 import type { Command } from 'commander';
 import { getOrganization } from '../../domain/organizations.ts';
-import { getOrganizationQuota, setOrganizationQuota, type OrganizationQuota } from '../../domain/usage.ts';
+import { getOrganizationQuota, MAX_QUOTA, setOrganizationQuota, type OrganizationQuota } from '../../domain/usage.ts';
 import { UsageError, type Output } from '../output.ts';
 import { withContext } from '../session.ts';
 
-/** `none` (or `off`) removes that quota; anything else must be a whole number (checked by the domain). */
+/**
+ * `none` (or `off`) removes that quota; anything else must be a whole number
+ * in the domain's range. The range is checked here too so that every bad
+ * value is bad usage (exit 2), not a refused operation (exit 1).
+ */
 function quotaValue(flag: string, text: string | undefined): number | null | undefined {
   if (text === undefined) return undefined;
   const t = text.trim().toLowerCase();
   if (t === 'none' || t === 'off') return null;
-  if (!/^\d+$/.test(t)) throw new UsageError(`${flag} must be a whole number, or "none" to remove it; got "${text}".`);
-  return Number(t);
+  const n = /^\d+$/.test(t) ? Number(t) : NaN;
+  if (!(n >= 1 && n <= MAX_QUOTA)) {
+    throw new UsageError(`${flag} must be a whole number from 1 to ${MAX_QUOTA}, or "none" to remove it; got "${text}".`);
+  }
+  return n;
 }
 
 function describe(quota: OrganizationQuota): string {
