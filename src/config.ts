@@ -31,6 +31,10 @@ export interface Config {
   trustProxy: boolean | string;
   /** Key of the API-secret hash; changing it invalidates every key pair. */
   secretPepper: string;
+  /** False when API_SECRET_PEPPER is unset and the public built-in value is used (start warns). */
+  secretPepperSet: boolean;
+  /** After SIGTERM, how long `/ready` answers 503 while requests are still served, so load balancers stop routing here first. */
+  shutdownDrainSeconds: number;
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
   /** STUN/TURN servers handed to browsers (ICE_SERVERS, TURN_*); see docs/video.md. */
   ice: IceConfig;
@@ -128,6 +132,8 @@ const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'
 export function loadConfig(env: Env = process.env): Config {
   const port = integer(env, 'PORT', 3000, 0, 65535);
   const host = env.HOST?.trim() || '0.0.0.0';
+  // An address or a host name; listen() would otherwise fail with a bare resolver error.
+  if (!/^([A-Za-z0-9.-]+|\[?[0-9A-Fa-f:.]+\]?)$/.test(host)) throw new ConfigError(`HOST must be an address such as 0.0.0.0, 127.0.0.1 or ::, got "${host}".`);
 
   const databaseUrl = env.DATABASE_URL?.trim() || 'sqlite:./data/foyer.db';
   if (!/^sqlite:.+/.test(databaseUrl) && !/^postgres(ql)?:\/\//.test(databaseUrl)) {
@@ -164,6 +170,8 @@ export function loadConfig(env: Env = process.env): Config {
     apiKeyCacheSeconds: integer(env, 'API_KEY_CACHE_SECONDS', 5, 0, 300),
     trustProxy: trustProxy(env),
     secretPepper: env.API_SECRET_PEPPER || 'foyer/api-secret/v1',
+    secretPepperSet: Boolean(env.API_SECRET_PEPPER),
+    shutdownDrainSeconds: integer(env, 'SHUTDOWN_DRAIN_SECONDS', 0, 0, 300),
     logLevel,
     ice: iceConfig(env),
     frameAncestors: frameAncestors(env),

@@ -75,6 +75,56 @@ describe('npm start with bad settings', () => {
     assert.match(run.output(), /PORT must be a whole number/);
   });
 
+  it('refuses an invalid HOST with a clear message and exit code 1', async () => {
+    const run = start({ HOST: 'not a host!', DATABASE_URL: 'sqlite::memory:' });
+    assert.equal(await run.exited, 1);
+    assert.match(run.output(), /HOST must be an address/);
+  });
+
+  it('says in one line, without a stack trace, that its port is taken', async () => {
+    const first = start({ DATABASE_URL: 'sqlite::memory:' });
+    try {
+      const port = new URL(await listeningOn(first)).port;
+      const second = start({ DATABASE_URL: 'sqlite::memory:', PORT: port });
+      assert.equal(await second.exited, 1);
+      assert.match(second.output(), new RegExp(`foyer: cannot listen on 127\\.0\\.0\\.1:${port}: .*EADDRINUSE`));
+      assert.doesNotMatch(second.output(), /\n\s+at /, 'no stack trace');
+    } finally {
+      first.kill('SIGKILL');
+      await first.exited;
+    }
+  });
+
+  it('warns at start when API_SECRET_PEPPER is unset, and not when it is set', async () => {
+    for (const [pepper, warned] of [[undefined, true], ['a-long-random-pepper', false]] as const) {
+      const run = start({ DATABASE_URL: 'sqlite::memory:', ...(pepper ? { API_SECRET_PEPPER: pepper } : { API_SECRET_PEPPER: '' }) });
+      try {
+        await listeningOn(run);
+        assert.equal(/API_SECRET_PEPPER is not set/.test(run.output()), warned, run.output());
+      } finally {
+        run.kill('SIGKILL');
+        await run.exited;
+      }
+    }
+  });
+
+  it('keeps serving while draining after SIGTERM, with /ready at 503, then exits 0', async () => {
+    const run = start({ DATABASE_URL: 'sqlite::memory:', SHUTDOWN_DRAIN_SECONDS: '2' });
+    try {
+      const origin = await listeningOn(run);
+      assert.equal((await fetch(`${origin}/ready`)).status, 200);
+      run.kill('SIGTERM');
+      const deadline = Date.now() + 10_000;
+      while (!/SIGTERM received/.test(run.output()) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+      assert.equal((await fetch(`${origin}/ready`)).status, 503);
+      assert.equal((await fetch(`${origin}/health`)).status, 200, 'still serving while draining');
+      assert.equal(await run.exited, 0, run.output());
+    } finally {
+      run.kill('SIGKILL');
+      await run.exited;
+    }
+  });
+
   it('refuses an unsupported DATABASE_URL without echoing it', async () => {
     const run = start({ DATABASE_URL: 'mysql://user:hunter2@db/foyer' });
     assert.equal(await run.exited, 1);
