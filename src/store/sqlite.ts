@@ -4,9 +4,10 @@
  * constraint errors into domain errors.
  */
 import Database from 'better-sqlite3';
-import { Kysely, SqliteDialect } from 'kysely';
+import { Kysely } from 'kysely';
 import { conflictForColumns } from './constraints.ts';
 import { KyselyStore } from './kysely-store.ts';
+import { groupCommitSqliteDialect } from './sqlite-driver.ts';
 import type { Database as Schema } from './schema.ts';
 
 /** `filename` is a path or `:memory:`. */
@@ -19,37 +20,9 @@ export function openSqliteStore(filename: string): KyselyStore {
   database.pragma('synchronous = FULL');
   database.pragma('foreign_keys = ON');
   database.pragma('busy_timeout = 5000');
-  const db = new Kysely<Schema>({ dialect: new SqliteDialect({ database: withStatementCache(database) }) });
+  // Durable and fast: concurrent writes share one commit (see sqlite-driver.ts).
+  const db = new Kysely<Schema>({ dialect: groupCommitSqliteDialect(database) });
   return new KyselyStore(db, 'sqlite', translateSqliteError);
-}
-
-/**
- * Kysely's SQLite driver prepares every statement anew; compiling the SQL
- * was the largest single cost of a cached-auth API read in the benchmark
- * (bench/run.ts). Prepared statements are reused per SQL text instead. Safe
- * because better-sqlite3 runs each statement to completion synchronously,
- * and the store never streams (iterate) a query. Bounded: Kysely's SQL
- * texts are few (they vary only with the length of `in` lists).
- */
-const STATEMENT_CACHE_SIZE = 500;
-
-function withStatementCache(database: Database.Database) {
-  const statements = new Map<string, Database.Statement>();
-  return {
-    prepare(sql: string): Database.Statement {
-      let statement = statements.get(sql);
-      if (!statement) {
-        if (statements.size >= STATEMENT_CACHE_SIZE) statements.clear();
-        statement = database.prepare(sql);
-        statements.set(sql, statement);
-      }
-      return statement;
-    },
-    close(): void {
-      statements.clear();
-      database.close();
-    },
-  };
 }
 
 /** Example message: `UNIQUE constraint failed: users.organization_id, users.email_lower`. */
