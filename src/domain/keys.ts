@@ -7,9 +7,11 @@
  * make guessing low-entropy passwords expensive. Our secrets are 256 random
  * bits, so guessing is infeasible at any hash speed, and a slow hash would
  * only add tens of milliseconds of CPU to every API request. The hash is keyed
- * (a server-side pepper) and bound to the public key, so a stolen database
- * alone cannot be used to test candidate secrets, and a digest copied to
- * another key's row does not verify there.
+ * (a server-side pepper, API_SECRET_PEPPER) and bound to the public key: with
+ * the pepper kept out of the database's backups, a stolen database alone
+ * cannot be used to test candidate secrets (with the built-in default pepper,
+ * which is public, only the secrets' 256 bits protect them, and start warns),
+ * and a digest copied to another key's row does not verify there.
  */
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { DomainContext } from './context.ts';
