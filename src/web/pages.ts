@@ -33,6 +33,7 @@ export function shellPage(settings: ShellSettings, lang: Lang): string {
 <meta name="viewport" content="width=device-width, initial-scale=1, viewport-fit=cover">
 <meta name="referrer" content="no-referrer">
 <title>${title}</title>
+<link rel="icon" href="/static/favicon.svg" type="image/svg+xml">
 <link rel="stylesheet" href="/static/css/app.css">
 <script type="application/json" id="foyer-settings">${scriptJson(settings)}</script>
 <script type="module" src="/static/js/app.js"></script>
@@ -52,6 +53,7 @@ export function plainPage(lang: Lang, heading: string, text: string): string {
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${escapeHtml(heading)} · Foyer</title>
+<link rel="icon" href="/static/favicon.svg" type="image/svg+xml">
 <link rel="stylesheet" href="/static/css/app.css">
 </head>
 <body class="plain-page">

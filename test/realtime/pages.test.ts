@@ -47,6 +47,7 @@ describe('meeting pages', () => {
     const html = await response.text();
     assert.ok(html.includes(`"meetingId":"${created.body.id}"`));
     assert.ok(html.includes('/static/js/app.js'));
+    assert.ok(html.includes('<link rel="icon" href="/static/favicon.svg"'));
   });
 
   it('serves the front end\'s files from the repository', async () => {
@@ -54,6 +55,8 @@ describe('meeting pages', () => {
     assert.equal(script.status, 200);
     assert.match(script.headers.get('content-type') ?? '', /javascript/);
     assert.equal((await get('/static/css/app.css')).status, 200);
+    // The icon is linked from every page, so browsers do not ask for a missing /favicon.ico.
+    assert.equal((await get('/static/favicon.svg')).status, 200);
     assert.equal((await get('/static/../package.json')).status, 404);
   });
 
