@@ -12,6 +12,11 @@ const lang = pickLang(params.get('lang'));
 const t = translator(lang);
 const embed = params.get('embed') === 'true';
 const NAME_KEY = 'foyer.displayName';
+// docs/signalling.md: only these closes mean "come back"; every other one is a
+// refusal that the same page would only run into again.
+const RECONNECT_CODES = new Set([1001, 1006, 4503]);
+const RETRY_FIRST_MS = 1000;
+const RETRY_MAX_MS = 15000;
 
 document.documentElement.lang = lang;
 if (embed) document.body.classList.add('embed');
@@ -25,11 +30,17 @@ const state = {
   videoDevice: undefined,
   stream: new MediaStream(),
   screenTrack: null,
+  // One stream for the self view while sharing: a new one per refresh restarts the <video> (flicker).
+  screenStream: null,
   selfId: null,
   participants: [],
   signalling: null,
   leaving: false,
   firstRemoteFrameAt: null,
+  retryDelay: RETRY_FIRST_MS,
+  retryTimer: null,
+  closes: [],
+  retryDelays: [],
 };
 
 const root = document.getElementById('app');
@@ -49,8 +60,12 @@ window.foyer = {
   selfId: () => state.selfId,
   participants: () => state.participants.map((p) => p.name),
   framesDecoded: () => mesh.framesDecoded(),
+  stats: () => mesh.stats(),
   firstRemoteFrameAt: () => state.firstRemoteFrameAt,
-  media: () => ({ audio: state.audioOn, video: state.videoOn, screen: Boolean(state.screenTrack) }),
+  media: () => announced(),
+  closes: () => [...state.closes],
+  retryDelays: () => [...state.retryDelays],
+  localStreamId: () => state.stream.id,
 };
 
 function safeStorage(op, value) {
@@ -82,6 +97,32 @@ function cameraTrack() {
   return state.stream.getVideoTracks()[0] ?? null;
 }
 
+/** What others are told: only what is really sent, never "camera on" over a black tile. */
+function announced() {
+  return {
+    audio: state.audioOn && Boolean(audioTrack()),
+    video: state.videoOn && Boolean(cameraTrack()),
+    screen: Boolean(state.screenTrack),
+  };
+}
+
+/** A device unplugged or a permission revoked mid-call ends its track: stop announcing it. */
+function watchEnded(track) {
+  track.addEventListener('ended', () => {
+    if (!state.stream.getTracks().includes(track)) return;
+    state.stream.removeTrack(track);
+    if (track.kind === 'audio') {
+      state.audioOn = false;
+      mesh.replaceAudio(null);
+    } else {
+      state.videoOn = false;
+      if (!state.screenTrack) mesh.replaceVideo(null);
+    }
+    refreshControls();
+    sendMedia();
+  });
+}
+
 async function acquire() {
   for (const track of state.stream.getTracks()) track.stop();
   try {
@@ -93,10 +134,17 @@ async function acquire() {
     });
   } catch (error) {
     state.stream = new MediaStream();
+    state.audioOn = false;
+    state.videoOn = false;
     return `${t('deviceError')}${error?.name ?? error}`;
   }
   const mic = audioTrack();
   if (mic) mic.enabled = state.audioOn;
+  // A refused or missing device turns its toggle off, so the buttons offer to
+  // retry and the join does not promise what nobody will receive.
+  if (!mic) state.audioOn = false;
+  if (!cameraTrack()) state.videoOn = false;
+  for (const track of state.stream.getTracks()) watchEnded(track);
   if (!mic && !cameraTrack()) return t('noDevices');
   return null;
 }
@@ -137,15 +185,18 @@ async function showPrejoin(message) {
   const reacquire = async () => {
     const problem = await acquire();
     error.textContent = problem ?? '';
+    refreshButtons();
     refreshPreview();
     await refreshDevices();
   };
 
-  micButton.addEventListener('click', () => {
+  micButton.addEventListener('click', async () => {
     state.audioOn = !state.audioOn;
     const mic = audioTrack();
     if (mic) mic.enabled = state.audioOn;
     refreshButtons();
+    // Unmuting without a microphone asks for one again (it may have been refused).
+    if (!mic && state.audioOn) await reacquire();
   });
   camButton.addEventListener('click', async () => {
     state.videoOn = !state.videoOn;
@@ -237,9 +288,12 @@ function refreshControls() {
   set('share', state.screenTrack ? t('stopShare') : t('share'), Boolean(state.screenTrack));
   const self = document.querySelector('#tile-self video');
   if (self) {
-    const showing = state.screenTrack ? new MediaStream([state.screenTrack]) : state.stream;
+    const showing = state.screenStream ?? state.stream;
     if (self.srcObject !== showing) self.srcObject = showing;
-    document.getElementById('tile-self').classList.toggle('off', !state.screenTrack && !cameraTrack());
+    const tile = document.getElementById('tile-self');
+    tile.classList.toggle('off', !state.screenTrack && !cameraTrack());
+    // The camera is mirrored like a mirror; a shared screen must read the right way round.
+    tile.classList.toggle('sharing', Boolean(state.screenTrack));
   }
 }
 
@@ -265,6 +319,7 @@ function renderParticipants() {
     if (!tile) continue;
     tile.caption.textContent = p.name + flags(p);
     tile.node.classList.toggle('off', !p.video && !p.screen);
+    tile.node.classList.toggle('sharing', Boolean(p.screen));
   }
   const notice = document.getElementById('notice');
   if (notice && !notice.dataset.sticky) notice.textContent = state.participants.length <= 1 ? t('alone') : '';
@@ -290,9 +345,14 @@ function ensureTile(id) {
 
 function showRemote(id, stream) {
   const tile = ensureTile(id);
-  if (tile.video.srcObject !== stream) tile.video.srcObject = stream;
-  tile.video.play().catch(() => {
-    // Autoplay with sound needs a gesture (skipPrejoin): play muted, offer sound.
+  // Once per stream: the mesh reports it for each of its tracks.
+  if (tile.video.srcObject === stream) return;
+  tile.video.srcObject = stream;
+  tile.video.play().catch((error) => {
+    // Only a refused autoplay (sound without a gesture, as with skipPrejoin)
+    // calls for muted playback; an AbortError (the source replaced meanwhile)
+    // says nothing about sound and must not silence the participant.
+    if (error?.name !== 'NotAllowedError') return;
     tile.video.muted = true;
     tile.video.play().catch(() => {});
     offerSound();
@@ -318,7 +378,7 @@ function removeTile(id) {
 }
 
 function sendMedia() {
-  state.signalling?.send({ type: 'media', audio: state.audioOn, video: state.videoOn, screen: Boolean(state.screenTrack) });
+  state.signalling?.send({ type: 'media', ...announced() });
 }
 
 async function toggleMic() {
@@ -329,6 +389,7 @@ async function toggleMic() {
       const s = await getLocalMedia({ audio: true, video: false, audioDeviceId: state.audioDevice });
       mic = s.getAudioTracks()[0];
       state.stream.addTrack(mic);
+      watchEnded(mic);
       mesh.replaceAudio(mic);
     } catch {
       state.audioOn = false;
@@ -352,6 +413,7 @@ async function toggleCamera() {
       const s = await getLocalMedia({ audio: false, video: true, videoDeviceId: state.videoDevice });
       const track = s.getVideoTracks()[0];
       state.stream.addTrack(track);
+      watchEnded(track);
       if (!state.screenTrack) mesh.replaceVideo(track);
     } catch {
       state.videoOn = false;
@@ -368,6 +430,7 @@ async function toggleShare() {
   } catch {
     return;
   }
+  state.screenStream = new MediaStream([state.screenTrack]);
   state.screenTrack.addEventListener('ended', stopShare);
   mesh.replaceVideo(state.screenTrack);
   refreshControls();
@@ -378,22 +441,32 @@ function stopShare() {
   if (!state.screenTrack) return;
   state.screenTrack.stop();
   state.screenTrack = null;
+  state.screenStream = null;
   mesh.replaceVideo(cameraTrack());
   refreshControls();
   sendMedia();
 }
 
 async function startCall() {
+  // One connection at a time: a Join clicked again while a retry is pending, or while joining, replaces it.
+  clearTimeout(state.retryTimer);
+  state.retryTimer = null;
+  const previous = state.signalling;
+  state.signalling = null;
+  previous?.close();
   state.phase = 'joining';
   state.leaving = false;
-  mesh.setLocalTracks(state.stream, audioTrack(), cameraTrack());
+  // A rejoin while sharing keeps sending the screen, not the camera behind it.
+  mesh.setLocalTracks(state.stream, audioTrack(), state.screenTrack ?? cameraTrack());
   const signalling = new Signalling(settings.wsPath, {
     onMessage: (m) => {
       if (state.signalling !== signalling) return;
-      queue = queue.then(() => onMessage(m)).catch((e) => console.warn('foyer:', e));
+      queue = queue.then(() => state.signalling === signalling && onMessage(m)).catch((e) => console.warn('foyer:', e));
     },
     onClose: (code) => {
-      if (state.signalling === signalling) onClose(code);
+      // Queued behind the messages that came before it, so an "error" or
+      // "ended" explaining the close is handled first.
+      queue = queue.then(() => state.signalling === signalling && onClose(code)).catch((e) => console.warn('foyer:', e));
     },
   });
   state.signalling = signalling;
@@ -402,15 +475,19 @@ async function startCall() {
   } catch {
     return;
   }
-  signalling.send({ type: 'join', ...settings.target, name: state.name, audio: state.audioOn, video: state.videoOn });
+  const { audio, video } = announced();
+  signalling.send({ type: 'join', ...settings.target, name: state.name, audio, video });
 }
 
 async function onMessage(m) {
   switch (m.type) {
     case 'welcome':
       state.selfId = m.you.id;
+      state.retryDelay = RETRY_FIRST_MS;
       mesh.setSelf(m.you.id);
       renderCall();
+      // "join" has no screen flag: a rejoin while sharing says so right after.
+      if (state.screenTrack) sendMedia();
       return onParticipants(m.participants);
     case 'participants':
       return onParticipants(m.participants);
@@ -437,13 +514,22 @@ function onParticipants(participants) {
   renderParticipants();
 }
 
+/** Diagnostics lists (window.foyer) that a long outage must not grow without end. */
+function remember(list, value) {
+  list.push(value);
+  if (list.length > 100) list.shift();
+}
+
 function onClose(code) {
-  if (state.leaving || state.phase === 'ended' || state.phase === 'left') return;
+  remember(state.closes, code);
+  if (state.leaving || state.phase === 'ended' || state.phase === 'left' || state.phase === 'failed') return;
   if (code === 4410) return finish('ended');
   if (code === 4404) return finish('notFound');
   if (code === 4403) return finish('notJoinable');
-  if (code === 4400 && state.phase === 'prejoin') return;
-  // Dropped (network, server restart, instance reaped): reconnect as a new participant.
+  if (code === 4400 && state.phase === 'prejoin') return; // bad_name: the pre-join screen shows why
+  if (!RECONNECT_CODES.has(code)) return finish('failed', code);
+  // Dropped (network, server restart, instance reaped): reconnect as a new
+  // participant, backing off so that a server that is down is not hammered.
   mesh.closeAll();
   state.signalling = null;
   const notice = document.getElementById('notice');
@@ -451,30 +537,52 @@ function onClose(code) {
     notice.textContent = t('reconnecting');
     notice.dataset.sticky = '1';
   }
-  setTimeout(() => {
-    if (notice) delete notice.dataset.sticky;
-    void startCall();
-  }, 1500);
+  const delay = state.retryDelay;
+  state.retryDelay = Math.min(delay * 2, RETRY_MAX_MS);
+  // ±20 %: after a restart, a whole meeting's worth of pages should not return in the same instant.
+  const wait = Math.round(delay * (0.8 + Math.random() * 0.4));
+  remember(state.retryDelays, wait);
+  state.retryTimer = setTimeout(retry, wait);
 }
+
+function retry() {
+  clearTimeout(state.retryTimer);
+  state.retryTimer = null;
+  const notice = document.getElementById('notice');
+  if (notice) delete notice.dataset.sticky;
+  void startCall();
+}
+
+// Back online: no point waiting out the backoff.
+window.addEventListener('online', () => {
+  if (state.retryTimer) retry();
+});
 
 function stopMedia() {
   for (const track of state.stream.getTracks()) track.stop();
   state.screenTrack?.stop();
   state.screenTrack = null;
+  state.screenStream = null;
 }
 
-function finish(kind) {
-  state.phase = kind === 'left' ? 'left' : 'ended';
+/** The end screen. `failed`: the server refused this connection for good (`code`); nothing retries. */
+function finish(kind, code) {
+  state.phase = kind === 'left' || kind === 'failed' ? kind : 'ended';
   state.leaving = true;
+  clearTimeout(state.retryTimer);
+  state.retryTimer = null;
   state.signalling?.close();
   state.signalling = null;
   mesh.closeAll();
   stopMedia();
   state.participants = [];
-  const messages = { left: t('left'), ended: t('ended'), notFound: t('notFound'), notJoinable: t('notJoinable') };
+  const messages = { left: t('left'), ended: t('ended'), notFound: t('notFound'), notJoinable: t('notJoinable'), failed: t('failed') };
   const body = [el('h1', {}, messages[kind])];
-  if (kind === 'left') body.push(el('button', { type: 'button', class: 'primary', id: 'rejoin', onclick: () => location.reload() }, t('rejoin')));
-  root.replaceChildren(el('section', { class: 'plain', id: 'finished', 'data-kind': kind }, ...body));
+  if (kind === 'failed') body.push(el('p', { class: 'detail' }, `${t('failedCode')} ${code}`));
+  if (kind === 'left' || kind === 'failed') {
+    body.push(el('button', { type: 'button', class: 'primary', id: 'rejoin', onclick: () => location.reload() }, kind === 'left' ? t('rejoin') : t('tryAgain')));
+  }
+  root.replaceChildren(el('section', { class: 'plain', id: 'finished', 'data-kind': kind, 'data-code': code }, ...body));
 }
 
 function leave() {

@@ -5,12 +5,27 @@
 // offers and offers never collide. Each connection carries one audio and
 // one video transceiver from the start; muting, turning the camera off and
 // screen sharing swap tracks with replaceTrack and never renegotiate.
+//
+// Both sides tie their senders to their local MediaStream (addTransceiver's
+// `streams` when offering, setStreams when answering), so each browser gets
+// the other's audio and video as one stream: that is what browsers keep in
+// lip sync, and what Safari needs to play both from one <video>.
+
+/** How long the offering side waits for a connection before starting over. */
+const CONNECT_TIMEOUT_MS = 10_000;
+
+/** The session id of an SDP's o= line: the same for every offer of one connection, new for a new one. */
+function sessionId(sdp) {
+  return /^o=\S+ (\S+)/m.exec(sdp)?.[1] ?? null;
+}
+
 export class Mesh {
-  constructor({ iceServers, send, onStream, onGone }) {
+  constructor({ iceServers, send, onStream, onGone, connectTimeoutMs = CONNECT_TIMEOUT_MS }) {
     this.iceServers = iceServers;
     this.send = send;
     this.onStream = onStream;
     this.onGone = onGone;
+    this.connectTimeoutMs = connectTimeoutMs;
     this.peers = new Map();
     this.selfId = null;
     this.localStream = null;
@@ -46,15 +61,25 @@ export class Mesh {
     for (const id of [...this.peers.keys()]) if (!ids.has(id)) this.drop(id);
     for (const p of participants) {
       if (p.id === this.selfId || this.peers.has(p.id)) continue;
-      if (this.selfId > p.id) void this.offer(p.id);
+      if (this.selfId > p.id) this.offer(p.id).catch(() => {});
     }
   }
 
   async handle(message) {
     if (message.type === 'offer') {
-      const peer = this.peers.get(message.from) ?? this.create(message.from);
+      let peer = this.peers.get(message.from);
+      const session = sessionId(message.sdp);
+      // A different session is the offering side starting over (its connection
+      // never came up): applying it to the old connection would fail.
+      if (peer && peer.remoteSession && session !== peer.remoteSession) {
+        this.discard(peer);
+        peer = undefined;
+      }
+      peer ??= this.create(message.from);
+      peer.remoteSession = session;
       await peer.pc.setRemoteDescription({ type: 'offer', sdp: message.sdp });
       for (const t of peer.pc.getTransceivers()) t.direction = 'sendrecv';
+      this.bindStreams(peer);
       this.applyTracks(peer);
       await peer.pc.setLocalDescription(await peer.pc.createAnswer());
       this.send({ type: 'answer', to: message.from, sdp: peer.pc.localDescription.sdp });
@@ -65,7 +90,10 @@ export class Mesh {
       await peer.pc.setRemoteDescription({ type: 'answer', sdp: message.sdp });
       await this.flush(peer);
     } else if (message.type === 'ice') {
-      const peer = this.peers.get(message.from) ?? this.create(message.from);
+      // Candidates follow their offer or answer, so an unknown sender is one
+      // that left or was dropped: a connection for it would never be closed.
+      const peer = this.peers.get(message.from);
+      if (!peer) return;
       if (!peer.pc.remoteDescription) peer.pending.push(message.candidate);
       else await this.addCandidate(peer, message.candidate);
     }
@@ -73,18 +101,28 @@ export class Mesh {
 
   create(id) {
     const pc = new RTCPeerConnection({ iceServers: this.iceServers });
-    const peer = { id, pc, pending: [], stream: new MediaStream() };
+    const peer = { id, pc, pending: [], remoteStream: null, remoteSession: null, watchdog: undefined, attempt: 0 };
     this.peers.set(id, peer);
     pc.addEventListener('icecandidate', (e) => {
       this.send({ type: 'ice', to: id, candidate: e.candidate ? e.candidate.toJSON() : null });
     });
     pc.addEventListener('track', (e) => {
-      peer.stream.addTrack(e.track);
-      this.onStream(id, peer.stream);
+      if (!peer.remoteStream) {
+        // The sender's own stream when it named one; otherwise one stream of
+        // every receiver's track, built before it is shown: Safari does not
+        // pick up tracks added to a stream a <video> already plays.
+        peer.remoteStream = e.streams[0] ?? new MediaStream(pc.getReceivers().map((r) => r.track));
+      }
+      if (!peer.remoteStream.getTracks().includes(e.track)) peer.remoteStream.addTrack(e.track);
+      this.onStream(id, peer.remoteStream);
     });
     pc.addEventListener('connectionstatechange', () => {
+      if (pc.connectionState === 'connected') {
+        clearTimeout(peer.watchdog);
+        peer.attempt = 0;
+      }
       // A failed path (a network change) gets a fresh set of candidates, from the offering side.
-      if (pc.connectionState === 'failed' && this.selfId > id) {
+      if (pc.connectionState === 'failed' && this.selfId > id && this.peers.get(id) === peer) {
         pc.restartIce();
         void this.renegotiate(peer);
       }
@@ -92,8 +130,9 @@ export class Mesh {
     return peer;
   }
 
-  async offer(id) {
+  async offer(id, attempt = 1) {
     const peer = this.create(id);
+    peer.attempt = attempt;
     const stream = this.localStream ? [this.localStream] : [];
     peer.pc.addTransceiver(this.audioTrack ?? 'audio', { direction: 'sendrecv', streams: stream });
     peer.pc.addTransceiver(this.videoTrack ?? 'video', { direction: 'sendrecv', streams: stream });
@@ -101,8 +140,41 @@ export class Mesh {
   }
 
   async renegotiate(peer) {
+    // Armed first, so that an offer that cannot even be made is retried too.
+    this.watch(peer);
     await peer.pc.setLocalDescription(await peer.pc.createOffer());
+    if (this.peers.get(peer.id) !== peer) return;
     this.send({ type: 'offer', to: peer.id, sdp: peer.pc.localDescription.sdp });
+  }
+
+  /**
+   * An offer or answer lost on the way (a socket that dropped at that moment,
+   * a participant list that arrived late) would leave the pair without media
+   * for good: the offering side starts over with a new connection. Waits grow
+   * a little per attempt, for paths that are merely slow (TURN over TCP).
+   */
+  watch(peer) {
+    clearTimeout(peer.watchdog);
+    const wait = this.connectTimeoutMs * Math.min(Math.max(peer.attempt, 1), 3);
+    peer.watchdog = setTimeout(() => {
+      if (this.peers.get(peer.id) !== peer || peer.pc.connectionState === 'connected') return;
+      this.discard(peer);
+      this.offer(peer.id, peer.attempt + 1).catch(() => {});
+    }, wait);
+  }
+
+  /** The answering side's senders join our local stream, as the offering side's did through addTransceiver. */
+  bindStreams(peer) {
+    if (!this.localStream) return;
+    for (const t of peer.pc.getTransceivers()) {
+      if (typeof t.sender.setStreams === 'function') {
+        t.sender.setStreams(this.localStream);
+      } else if (t.currentDirection === null && !t.sender.track) {
+        // No setStreams (browsers before 2023): addTrack reuses this not yet negotiated transceiver and names the stream.
+        const track = t.receiver.track.kind === 'audio' ? this.audioTrack : this.videoTrack;
+        if (track) peer.pc.addTrack(track, this.localStream);
+      }
+    }
   }
 
   applyTracks(peer) {
@@ -127,12 +199,16 @@ export class Mesh {
     }
   }
 
+  discard(peer) {
+    clearTimeout(peer.watchdog);
+    peer.pc.close();
+    if (this.peers.get(peer.id) === peer) this.peers.delete(peer.id);
+    this.onGone(peer.id);
+  }
+
   drop(id) {
     const peer = this.peers.get(id);
-    if (!peer) return;
-    peer.pc.close();
-    this.peers.delete(id);
-    this.onGone(id);
+    if (peer) this.discard(peer);
   }
 
   closeAll() {
@@ -142,13 +218,29 @@ export class Mesh {
   /** Sum of decoded video frames over all connections (tests and diagnostics). */
   async framesDecoded() {
     const result = {};
+    for (const [id, stats] of Object.entries(await this.stats())) result[id] = stats.framesDecoded;
+    return result;
+  }
+
+  /** What arrives from each remote participant (tests and diagnostics). */
+  async stats() {
+    const result = {};
     for (const [id, peer] of this.peers) {
-      let frames = 0;
+      const out = { state: peer.pc.connectionState, streamId: peer.remoteStream?.id ?? null, framesDecoded: 0, frameWidth: 0, frameHeight: 0, audioPackets: 0, audioSamples: 0, audioEnergy: 0 };
       const stats = await peer.pc.getStats();
       stats.forEach((s) => {
-        if (s.type === 'inbound-rtp' && s.kind === 'video') frames += s.framesDecoded || 0;
+        if (s.type !== 'inbound-rtp') return;
+        if (s.kind === 'video') {
+          out.framesDecoded += s.framesDecoded || 0;
+          out.frameWidth = s.frameWidth || out.frameWidth;
+          out.frameHeight = s.frameHeight || out.frameHeight;
+        } else if (s.kind === 'audio') {
+          out.audioPackets += s.packetsReceived || 0;
+          out.audioSamples += s.totalSamplesReceived || 0;
+          out.audioEnergy += s.totalAudioEnergy || 0;
+        }
       });
-      result[id] = frames;
+      result[id] = out;
     }
     return result;
   }

@@ -19,9 +19,13 @@ export class Signalling {
       }
       this.onMessage(message);
     });
-    this.socket.addEventListener('close', (event) => this.onClose(event.code));
     // Application-level keepalive: some proxies drop idle sockets that only carry server pings.
     this.keepalive = setInterval(() => this.send({ type: 'ping' }), 20000);
+    this.socket.addEventListener('close', (event) => {
+      // A dropped socket is replaced by a new Signalling on reconnect; its timer must not outlive it.
+      clearInterval(this.keepalive);
+      this.onClose(event.code);
+    });
   }
 
   send(message) {
