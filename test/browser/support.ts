@@ -43,20 +43,26 @@ export interface Participant {
   page: Page;
 }
 
+export interface OpenOptions {
+  /** Runs before the page loads: init scripts, WebSocket routes. */
+  setup?: (page: Page) => Promise<unknown>;
+}
+
 /** A new participant (own browser context: own storage, own devices) opening `url`. */
-export async function openParticipant(browser: Browser, url: string): Promise<Participant> {
+export async function openParticipant(browser: Browser, url: string, options: OpenOptions = {}): Promise<Participant> {
   const context = await browser.newContext({ permissions: ['camera', 'microphone'] });
   const page = await context.newPage();
   page.on('pageerror', (error) => console.log(`# page error: ${error.message}`));
+  await options.setup?.(page);
   await page.goto(url);
   return { context, page };
 }
 
 /** Joins through the pre-join screen with `name`. */
-export async function joinAs(page: Page, name: string): Promise<void> {
+export async function joinAs(page: Page, name: string, timeout = 15_000): Promise<void> {
   await page.fill('#name', name);
   await page.click('#join');
-  await page.waitForFunction(() => (window as any).foyer?.phase() === 'call', undefined, { timeout: 15_000 });
+  await page.waitForFunction(() => (window as any).foyer?.phase() === 'call', undefined, { timeout });
 }
 
 export async function participantNames(page: Page): Promise<string[]> {
@@ -75,4 +81,82 @@ export async function waitForParticipants(page: Page, names: string[], timeout =
 /** Decoded video frames per remote peer. */
 export async function framesDecoded(page: Page): Promise<Record<string, number>> {
   return page.evaluate(() => (window as any).foyer.framesDecoded());
+}
+
+/** What arrives from one remote participant (`window.foyer.stats()`, see public/js/mesh.js). */
+export interface RemoteStats {
+  state: string;
+  streamId: string | null;
+  framesDecoded: number;
+  frameWidth: number;
+  frameHeight: number;
+  audioPackets: number;
+  audioSamples: number;
+  audioEnergy: number;
+}
+
+/** Per remote participant id. */
+export async function remoteStats(page: Page): Promise<Record<string, RemoteStats>> {
+  return page.evaluate(() => (window as any).foyer.stats());
+}
+
+/** The stats of the only remote participant, or undefined while there is none. */
+export async function onlyRemote(page: Page): Promise<(RemoteStats & { id: string }) | undefined> {
+  const all = Object.entries(await remoteStats(page));
+  if (all.length !== 1) return undefined;
+  const [id, stats] = all[0]!;
+  return { id, ...stats };
+}
+
+/**
+ * Polls `check` until it returns a value other than undefined/false, and
+ * returns it; fails with `what` (and the last value seen) after `timeout`.
+ */
+export async function waitUntil<T>(
+  what: string,
+  check: () => Promise<T | undefined | false | null>,
+  { timeout = 45_000, interval = 250 }: { timeout?: number; interval?: number } = {},
+): Promise<T> {
+  const deadline = Date.now() + timeout;
+  let last: unknown;
+  for (;;) {
+    try {
+      last = await check();
+      if (last !== undefined && last !== false && last !== null) return last as T;
+    } catch (error) {
+      last = error;
+    }
+    if (Date.now() > deadline) throw new Error(`timed out after ${timeout} ms waiting for ${what} (last: ${last instanceof Error ? last.message : JSON.stringify(last)})`);
+    await new Promise((r) => setTimeout(r, interval));
+  }
+}
+
+/**
+ * Waits until the only remote participant's `key` grows by more than `by`
+ * from its current value: media keeps arriving, not just arrived once. A
+ * remote that rejoined meanwhile (a new id: on a starved machine a socket
+ * can miss the server's pings) is measured afresh. Returns the remote's id.
+ */
+export async function waitForGrowth(
+  page: Page,
+  key: 'framesDecoded' | 'audioPackets' | 'audioSamples' | 'audioEnergy',
+  by: number,
+  timeout = 45_000,
+): Promise<string> {
+  let start = await waitUntil(`a remote participant's ${key}`, () => onlyRemote(page), { timeout });
+  let last: unknown;
+  const grown = await waitUntil(
+    `${key} growing by more than ${by}`,
+    async () => {
+      const now = await onlyRemote(page);
+      last = now;
+      if (!now) return undefined;
+      if (now.id !== start.id) start = now;
+      return now[key] - start[key] > by ? now : undefined;
+    },
+    { timeout },
+  ).catch((error: Error) => {
+    throw new Error(`${error.message}; from ${JSON.stringify(start)} to ${JSON.stringify(last)}`);
+  });
+  return grown.id;
 }
