@@ -17,6 +17,36 @@ export interface AdmissionRequest {
   apiKeyId: string;
   organizationId: string;
   quota: OrganizationQuota;
+  /**
+   * The failed-authentication slot this request reserved before its lookup,
+   * given back in the same step (and, with Redis, the same round trip):
+   * valid credentials are not a failure.
+   */
+  release?: AuthReservation | undefined;
+}
+
+/**
+ * One failed-authentication slot of a client address, taken before a lookup
+ * of its credentials that would reach the database. Why reserve instead of
+ * checking and counting after the lookup: concurrent requests from a new
+ * address would all pass a check made before any of them had failed, and
+ * all reach the database. Taking the slot atomically up front bounds the
+ * database lookups in flight plus the failures in the window by the limit.
+ * The slot is a failure unless released.
+ */
+export interface AuthReservation {
+  readonly address: string;
+  /** The window entry taken (epoch ms of the limiter's clock); identifies it for the release. */
+  readonly at: number;
+  /** Taken from the in-memory fallback because Redis was unreachable. */
+  readonly local: boolean;
+}
+
+export interface AuthAttempt {
+  /** The address's failure window after the call; `allowed` false when it was full. */
+  state: WindowState;
+  /** Set when a slot was taken, i.e. when `state.allowed`. */
+  reservation?: AuthReservation;
 }
 
 export type Outcome = 'accepted' | 'rate_limited' | 'quota_exceeded';
@@ -32,10 +62,16 @@ export interface Admission {
 export interface Limiter {
   readonly kind: 'memory' | 'redis';
   admit(request: AdmissionRequest): Promise<Admission>;
-  /** Whether `address` may still try to authenticate (does not count). */
-  authAllowed(address: string): Promise<WindowState>;
-  /** Counts one failed authentication of `address`. */
-  authFailed(address: string): Promise<void>;
+  /** Whether `address` may try to authenticate now; counts nothing. */
+  checkAuth(address: string): Promise<WindowState>;
+  /**
+   * Takes a failed-authentication slot of `address` if its window has room
+   * (see AuthReservation). Also how a failure is counted after the fact:
+   * take a slot and keep it.
+   */
+  reserveAuth(address: string): Promise<AuthAttempt>;
+  /** Gives a slot back outside `admit` (e.g. when the lookup itself failed); never throws. */
+  releaseAuth(reservation: AuthReservation): Promise<void>;
   /** Health of the shared backend; resolves for the in-memory limiter. */
   ping(): Promise<void>;
   close(): Promise<void>;

@@ -15,6 +15,10 @@
  *
  * Implemented as a Proxy, so every other Store method (including ones added
  * later) passes straight through.
+ *
+ * `store[LOOKUP_CACHE]` tells, before a lookup, whether it would be answered
+ * from memory: the failed-authentication limit reserves a slot only for
+ * lookups that would reach the database (see http/plugins/limits.ts).
  */
 import type { Store } from '../store/store.ts';
 
@@ -22,6 +26,29 @@ const CACHED = new Set<PropertyKey>(['findApiKey', 'findOrganization', 'findOrga
 /** Misses of these are not cached (see the module comment). */
 const POSITIVE_ONLY = new Set<PropertyKey>(['findApiKey']);
 const MAX_ENTRIES = 10_000;
+/**
+ * A probe answers "from memory" only for entries this much short of expiring,
+ * so it cannot be contradicted by the clock ticking before the lookup it
+ * vouches for.
+ */
+const PROBE_MARGIN_MS = 100;
+
+/** Read as `store[LOOKUP_CACHE]`; pass-through proxies around the cache forward it. */
+export const LOOKUP_CACHE = Symbol('foyer.lookupCache');
+
+export interface LookupCacheProbe {
+  /**
+   * Whether `findApiKey(publicKey)`, if called before anything else runs,
+   * is answered without a database query: a fresh entry, settled or still
+   * in flight (concurrent lookups of one key share one query).
+   */
+  answersKey(publicKey: string): boolean;
+}
+
+/** The probe of the lookup cache in front of `store`, if there is one. */
+export function lookupCacheOf(store: object): LookupCacheProbe | undefined {
+  return (store as { [LOOKUP_CACHE]?: LookupCacheProbe })[LOOKUP_CACHE];
+}
 
 interface Entry {
   expires: number;
@@ -54,6 +81,14 @@ export function withLookupCache(store: Store, ttlMs: number, now: () => number =
   };
 
   const forget = (name: string, arg: string) => entries.delete(`${name}\u0000${arg}`);
+
+  const probe: LookupCacheProbe = {
+    answersKey(publicKey) {
+      const hit = entries.get(`findApiKey\u0000${publicKey}`);
+      return hit !== undefined && hit.expires - now() > PROBE_MARGIN_MS;
+    },
+  };
+  wrapped.set(LOOKUP_CACHE, probe);
 
   return new Proxy(store, {
     get(target, prop, receiver) {

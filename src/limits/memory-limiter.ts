@@ -11,7 +11,15 @@
  * else adds to them, so they stay exact.
  */
 import { dayStart, hourStart, type OrganizationQuota } from '../domain/usage.ts';
-import { RATE_WINDOW_MS, periodResetMs, type Admission, type AdmissionRequest, type Limiter } from './limiter.ts';
+import {
+  RATE_WINDOW_MS,
+  periodResetMs,
+  type Admission,
+  type AdmissionRequest,
+  type AuthAttempt,
+  type AuthReservation,
+  type Limiter,
+} from './limiter.ts';
 import { SlidingWindow, type WindowState } from './sliding-window.ts';
 
 /** Totals of an organization in the hour and day starting at the given epoch ms. */
@@ -46,6 +54,8 @@ export class MemoryLimiter implements Limiter {
   }
 
   async admit(request: AdmissionRequest): Promise<Admission> {
+    // First, so that a failing totals load below cannot leave the slot counted.
+    if (request.release) this.releaseNow(request.release);
     if (hasQuota(request.quota) && !this.counters.has(request.organizationId)) {
       await this.seed(request.organizationId);
     }
@@ -58,11 +68,12 @@ export class MemoryLimiter implements Limiter {
     if (counter) {
       roll(counter, t);
       const { hourly, daily } = request.quota;
-      if (hourly !== null && counter.hour >= hourly) {
-        return { outcome: 'quota_exceeded', rate: window, quota: { period: 'hour', limit: hourly, resetMs: periodResetMs('hour', t) } };
-      }
+      // Daily first: when both are spent, the day's end is the earliest time a retry can succeed.
       if (daily !== null && counter.day >= daily) {
         return { outcome: 'quota_exceeded', rate: window, quota: { period: 'day', limit: daily, resetMs: periodResetMs('day', t) } };
+      }
+      if (hourly !== null && counter.hour >= hourly) {
+        return { outcome: 'quota_exceeded', rate: window, quota: { period: 'hour', limit: hourly, resetMs: periodResetMs('hour', t) } };
       }
       counter.hour++;
       counter.day++;
@@ -70,12 +81,27 @@ export class MemoryLimiter implements Limiter {
     return { outcome: 'accepted', rate: this.rate.hit(request.apiKeyId) };
   }
 
-  async authAllowed(address: string): Promise<WindowState> {
+  async checkAuth(address: string): Promise<WindowState> {
     return this.auth.peek(address);
   }
 
-  async authFailed(address: string): Promise<void> {
-    this.auth.hit(address);
+  async reserveAuth(address: string): Promise<AuthAttempt> {
+    return this.reserveNow(address, false);
+  }
+
+  async releaseAuth(reservation: AuthReservation): Promise<void> {
+    this.releaseNow(reservation);
+  }
+
+  /** Synchronous, hence atomic within this process; `local` marks a fallback slot of the Redis limiter. */
+  reserveNow(address: string, local: boolean): AuthAttempt {
+    const at = this.now();
+    const state = this.auth.hit(address, at);
+    return state.allowed ? { state, reservation: { address, at, local } } : { state };
+  }
+
+  releaseNow(reservation: AuthReservation): void {
+    this.auth.release(reservation.address, reservation.at);
   }
 
   async ping(): Promise<void> {}

@@ -3,7 +3,10 @@
  * The limiter shared by several instances through Redis (REDIS_URL): the
  * per-key window, the organization quota counters and the failed-auth
  * windows all live in Redis and change only inside Lua scripts
- * (redis-scripts.ts), one round trip per request.
+ * (redis-scripts.ts). A request costs two round trips: checking its
+ * address's failed-auth window (or, when its key lookup would reach the
+ * database, reserving a slot there), then the admission, which gives a
+ * reserved slot back in the same script.
  *
  * When Redis is unreachable Foyer FAILS OPEN: requests keep being served,
  * limited by this instance's in-memory limiter (so each instance still
@@ -19,7 +22,15 @@
  */
 import { Redis } from 'ioredis';
 import { dayStart, hourStart } from '../domain/usage.ts';
-import { RATE_WINDOW_MS, periodResetMs, type Admission, type AdmissionRequest, type Limiter } from './limiter.ts';
+import {
+  RATE_WINDOW_MS,
+  periodResetMs,
+  type Admission,
+  type AdmissionRequest,
+  type AuthAttempt,
+  type AuthReservation,
+  type Limiter,
+} from './limiter.ts';
 import type { MemoryLimiter } from './memory-limiter.ts';
 import { ADMIT_SCRIPT, AUTH_SCRIPT } from './redis-scripts.ts';
 import type { WindowState } from './sliding-window.ts';
@@ -27,7 +38,7 @@ import type { WindowState } from './sliding-window.ts';
 type Reply = Array<number>;
 
 interface ScriptedRedis extends Redis {
-  foyerAdmit(k1: string, k2: string, k3: string, ...args: Array<string | number>): Promise<Reply>;
+  foyerAdmit(k1: string, k2: string, k3: string, k4: string, ...args: Array<string | number>): Promise<Reply>;
   foyerAuth(k1: string, ...args: Array<string | number>): Promise<Reply>;
 }
 
@@ -54,9 +65,12 @@ export class RedisLimiter implements Limiter {
   private readonly redis: ScriptedRedis;
   private lastWarning = 0;
   private readonly now: () => number;
+  /** KEYS[4] of an admission that releases nothing (the script does not touch it). */
+  private readonly unusedAuthKey: string;
 
   constructor(private readonly options: RedisLimiterOptions) {
     this.now = options.now ?? Date.now;
+    this.unusedAuthKey = `${options.keyPrefix}af:`;
     const redis = new Redis(options.url, {
       enableOfflineQueue: false,
       maxRetriesPerRequest: 1,
@@ -67,7 +81,7 @@ export class RedisLimiter implements Limiter {
     });
     // Without a listener an 'error' event would crash the process.
     redis.on('error', (error: Error) => this.warnThrottled(`Redis unavailable (${error.message}); limits fall back to this instance.`));
-    redis.defineCommand('foyerAdmit', { numberOfKeys: 3, lua: ADMIT_SCRIPT });
+    redis.defineCommand('foyerAdmit', { numberOfKeys: 4, lua: ADMIT_SCRIPT });
     redis.defineCommand('foyerAuth', { numberOfKeys: 1, lua: AUTH_SCRIPT });
     this.redis = redis as ScriptedRedis;
   }
@@ -93,12 +107,17 @@ export class RedisLimiter implements Limiter {
     const t = this.now();
     const h = hourStart(t);
     const d = dayStart(t);
+    const { release } = request;
+    // A slot the fallback took is the fallback's to give back; Redis never saw it.
+    if (release?.local) this.options.fallback.releaseNow(release);
+    const shared = release && !release.local ? release : undefined;
     let reply: Reply;
     try {
       reply = await this.redis.foyerAdmit(
         `${p}rl:${request.apiKeyId}`,
         `${p}q:${request.organizationId}:h:${h}`,
         `${p}q:${request.organizationId}:d:${d}`,
+        shared ? this.authKey(shared.address) : this.unusedAuthKey,
         this.options.ratePerMinute,
         RATE_WINDOW_MS,
         this.options.now ? this.now() : -1,
@@ -106,10 +125,12 @@ export class RedisLimiter implements Limiter {
         request.quota.daily ?? -1,
         h + 2 * HOUR_MS - t,
         d + 86_400_000 + HOUR_MS - t,
+        shared ? String(shared.at) : '-1',
       );
     } catch (error) {
       this.failed(error);
-      return this.options.fallback.admit(request);
+      // The shared slot stays counted in Redis until it expires (at most a minute): Redis is away anyway.
+      return this.options.fallback.admit({ ...request, release: undefined });
     }
     const [code, count, resetMs] = reply as [number, number, number];
     const limit = this.options.ratePerMinute;
@@ -121,23 +142,42 @@ export class RedisLimiter implements Limiter {
     return { outcome: 'quota_exceeded', rate, quota: { period, limit: quotaLimit, resetMs: periodResetMs(period, t) } };
   }
 
-  async authAllowed(address: string): Promise<WindowState> {
+  async checkAuth(address: string): Promise<WindowState> {
+    let reply: Reply;
     try {
-      const [count, resetMs] = (await this.auth(address, '0')) as [number, number];
-      const limit = this.options.authFailuresPerMinute;
-      return { allowed: count < limit, limit, remaining: Math.max(0, limit - count), resetMs };
+      reply = await this.auth(address, '0');
     } catch (error) {
       this.failed(error);
-      return this.options.fallback.authAllowed(address);
+      return this.options.fallback.checkAuth(address);
     }
+    const [, count, resetMs] = reply as [number, number, number];
+    const limit = this.options.authFailuresPerMinute;
+    return { allowed: count < limit, limit, remaining: Math.max(0, limit - count), resetMs };
   }
 
-  async authFailed(address: string): Promise<void> {
+  async reserveAuth(address: string): Promise<AuthAttempt> {
+    let reply: Reply;
     try {
-      await this.auth(address, '1');
+      reply = await this.auth(address, '1');
     } catch (error) {
       this.failed(error);
-      await this.options.fallback.authFailed(address);
+      return this.options.fallback.reserveNow(address, true);
+    }
+    const [taken, count, resetMs, at] = reply as [number, number, number, number];
+    const limit = this.options.authFailuresPerMinute;
+    const state: WindowState = { allowed: taken === 1, limit, remaining: Math.max(0, limit - count), resetMs };
+    return taken === 1 ? { state, reservation: { address, at, local: false } } : { state };
+  }
+
+  async releaseAuth(reservation: AuthReservation): Promise<void> {
+    if (reservation.local) {
+      this.options.fallback.releaseNow(reservation);
+      return;
+    }
+    try {
+      await this.redis.lrem(this.authKey(reservation.address), -1, String(reservation.at));
+    } catch (error) {
+      this.failed(error);
     }
   }
 
@@ -155,12 +195,16 @@ export class RedisLimiter implements Limiter {
 
   private auth(address: string, mode: '0' | '1'): Promise<Reply> {
     return this.redis.foyerAuth(
-      `${this.options.keyPrefix}af:${address}`,
+      this.authKey(address),
       this.options.authFailuresPerMinute,
       RATE_WINDOW_MS,
       this.options.now ? this.now() : -1,
       mode,
     );
+  }
+
+  private authKey(address: string): string {
+    return `${this.options.keyPrefix}af:${address}`;
   }
 
   private failed(error: unknown): void {

@@ -14,14 +14,17 @@
  */
 
 /**
- * KEYS: window list, organization hour counter, organization day counter.
+ * KEYS: window list, organization hour counter, organization day counter,
+ *       failed-auth window of the client address.
  * ARGV: limit, window ms, now ms (-1 = Redis TIME), hourly quota (-1 = none),
- *       daily quota (-1 = none), hour counter ttl ms, day counter ttl ms.
+ *       daily quota (-1 = none), hour counter ttl ms, day counter ttl ms,
+ *       failed-auth entry to release (-1 = none; see AUTH_SCRIPT).
  * Returns {outcome, count, resetMs}: outcome 0 accepted, 1 rate limited,
  * 2 hourly quota spent, 3 daily quota spent; count = entries in the window
  * after the call; resetMs = until the oldest entry leaves the window.
  */
 export const ADMIT_SCRIPT = `
+if ARGV[8] ~= '-1' then redis.call('LREM', KEYS[4], -1, ARGV[8]) end
 local limit = tonumber(ARGV[1])
 local window = tonumber(ARGV[2])
 local now = tonumber(ARGV[3])
@@ -42,8 +45,9 @@ if oldest then reset = tonumber(oldest) + window - now end
 if count >= limit then return {1, count, reset} end
 local hourly = tonumber(ARGV[4])
 local daily = tonumber(ARGV[5])
-if hourly >= 0 and tonumber(redis.call('GET', KEYS[2]) or '0') >= hourly then return {2, count, reset} end
+-- Daily first: when both are spent, the day's end is when a retry can succeed.
 if daily >= 0 and tonumber(redis.call('GET', KEYS[3]) or '0') >= daily then return {3, count, reset} end
+if hourly >= 0 and tonumber(redis.call('GET', KEYS[2]) or '0') >= hourly then return {2, count, reset} end
 redis.call('RPUSH', KEYS[1], now)
 redis.call('PEXPIRE', KEYS[1], window)
 if redis.call('INCR', KEYS[2]) == 1 then redis.call('PEXPIRE', KEYS[2], tonumber(ARGV[6])) end
@@ -53,10 +57,14 @@ return {0, count + 1, reset}
 `;
 
 /**
- * The failed-authentication window of one client address.
- * KEYS: window list. ARGV: limit, window ms, now ms (-1 = Redis TIME),
- * mode (0 = peek, 1 = count a failure).
- * Returns {count, resetMs} after the call.
+ * The failed-authentication window of one client address. Mode 1 reserves
+ * a slot (see AuthReservation in limiter.ts): the entry is pushed now and
+ * stays a failure unless ADMIT_SCRIPT (or a plain LREM, outside an
+ * admission) removes it; a full window takes nothing. Mode 0 only looks.
+ * KEYS: window list. ARGV: limit, window ms, now ms (-1 = Redis TIME), mode.
+ * Returns {taken (1/0), count, resetMs, entry}: entry identifies the slot
+ * for the release; equal entries are interchangeable, so removing any one
+ * of them keeps the list in time order.
  */
 export const AUTH_SCRIPT = `
 local limit = tonumber(ARGV[1])
@@ -73,13 +81,15 @@ while true do
   redis.call('LPOP', KEYS[1])
 end
 local count = redis.call('LLEN', KEYS[1])
+local taken = 0
 if ARGV[4] == '1' and count < limit then
   redis.call('RPUSH', KEYS[1], now)
   redis.call('PEXPIRE', KEYS[1], window)
   count = count + 1
+  taken = 1
 end
 local reset = 0
 local oldest = redis.call('LINDEX', KEYS[1], 0)
 if oldest then reset = tonumber(oldest) + window - now end
-return {count, reset}
+return {taken, count, reset, now}
 `;

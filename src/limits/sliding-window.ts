@@ -56,6 +56,25 @@ export class TimestampRing {
     return this.size > 0 ? this.buf[(this.head + this.size - 1) % this.buf.length] : undefined;
   }
 
+  /**
+   * Removes one entry equal to `at`, searching from the newest: a refunded
+   * reservation is almost always the newest entry or close to it.
+   */
+  remove(at: number): boolean {
+    const len = this.buf.length;
+    for (let i = this.size - 1; i >= 0; i--) {
+      const v = this.buf[(this.head + i) % len]!;
+      if (v === at) {
+        for (let j = i; j < this.size - 1; j++) this.buf[(this.head + j) % len] = this.buf[(this.head + j + 1) % len]!;
+        this.size--;
+        return true;
+      }
+      // Entries are in time order: anything older cannot match.
+      if (v < at) return false;
+    }
+    return false;
+  }
+
   push(at: number): void {
     if (this.size === this.buf.length) this.grow();
     this.buf[(this.head + this.size) % this.buf.length] = at;
@@ -83,14 +102,19 @@ export class SlidingWindow {
     this.lastSweep = now();
   }
 
-  /** Counts a hit for `key` if the window has room. */
-  hit(key: string): WindowState {
-    return this.check(key, true);
+  /** Counts a hit for `key` at `t` (now by default) if the window has room. */
+  hit(key: string, t: number = this.now()): WindowState {
+    return this.check(key, true, t);
   }
 
   /** Reports whether a hit would be accepted, without counting one. */
   peek(key: string): WindowState {
-    return this.check(key, false);
+    return this.check(key, false, this.now());
+  }
+
+  /** Takes back a hit counted at `at`, as if it had never been made (no-op once it left the window). */
+  release(key: string, at: number): void {
+    this.rings.get(key)?.remove(at);
   }
 
   /** Number of keys currently tracked (for tests and metrics). */
@@ -98,8 +122,7 @@ export class SlidingWindow {
     return this.rings.size;
   }
 
-  private check(key: string, count: boolean): WindowState {
-    const t = this.now();
+  private check(key: string, count: boolean, t: number): WindowState {
     const ring = this.ring(key, t);
     if (ring.count >= this.limit) return this.state(ring, t, false);
     if (count) ring.push(t);

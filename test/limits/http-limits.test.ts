@@ -3,6 +3,7 @@
  * (limits guard, lookup cache, health with limits), listening on loopback,
  * on SQLite and PostgreSQL.
  */
+import type { FastifyInstance } from 'fastify';
 import assert from 'node:assert/strict';
 import { afterEach, beforeEach, describe, it } from 'node:test';
 import { loadConfig, type Config } from '../../src/config.ts';
@@ -14,27 +15,43 @@ import { createLimits, type Limits } from '../../src/limits/limits.ts';
 import { withLookupCache } from '../../src/limits/lookup-cache.ts';
 import type { Store } from '../../src/store/store.ts';
 import { testDatabases, type TestDatabase } from '../support/databases.ts';
-import { closedPort } from '../support/redis.ts';
+import { closedPort, deletePrefix, redisSkipReason, TEST_REDIS_URL, uniquePrefix } from '../support/redis.ts';
 import { seedOrganization, type SeededOrganization } from '../support/server.ts';
 
 interface Limited {
   base: string;
+  app: FastifyInstance;
   ctx: DomainContext;
   limits: Limits;
   warnings: string[];
-  lookups: { findApiKey: number };
+  /** findApiKey calls that reached the database (below the lookup cache) and that auth made at all (above it). */
+  lookups: { findApiKey: number; attempts: number };
   shuttingDown: { value: boolean };
+  /** While set, key lookups that reach the database throw, as with the database down. */
+  databaseDown: { value: boolean };
   close(): Promise<void>;
 }
 
-/** Counts key lookups that reach the database. */
-function counting(store: Store, lookups: { findApiKey: number }): Store {
+/**
+ * Counts key lookups into `lookups[field]`. `delayMs` makes each lookup
+ * take that long, as a loaded database does: better-sqlite3 answers
+ * synchronously, which would hide races between concurrent requests.
+ */
+function counting(
+  store: Store,
+  lookups: Limited['lookups'],
+  field: keyof Limited['lookups'],
+  delayMs = 0,
+  down: { value: boolean } = { value: false },
+): Store {
   return new Proxy(store, {
     get(target, prop, receiver) {
       const value = Reflect.get(target, prop, receiver);
       if (prop === 'findApiKey') {
-        return (publicKey: string) => {
-          lookups.findApiKey++;
+        return async (publicKey: string) => {
+          lookups[field]++;
+          if (delayMs > 0) await new Promise((resolve) => setTimeout(resolve, delayMs));
+          if (down.value) throw new Error('connection refused');
           return target.findApiKey(publicKey);
         };
       }
@@ -43,13 +60,14 @@ function counting(store: Store, lookups: { findApiKey: number }): Store {
   });
 }
 
-async function startLimited(store: Store, env: Record<string, string> = {}): Promise<Limited> {
+async function startLimited(store: Store, env: Record<string, string> = {}, lookupDelayMs = 0): Promise<Limited> {
   const config: Config = loadConfig({ API_SECRET_PEPPER: 'test-pepper', LOG_LEVEL: 'silent', ...env });
   const warnings: string[] = [];
-  const lookups = { findApiKey: 0 };
+  const lookups = { findApiKey: 0, attempts: 0 };
   const shuttingDown = { value: false };
+  const databaseDown = { value: false };
   const limits = await createLimits({ config, store, warn: (m) => warnings.push(m) });
-  const apiStore = withLookupCache(counting(store, lookups), config.apiKeyCacheSeconds * 1000);
+  const apiStore = counting(withLookupCache(counting(store, lookups, 'findApiKey', lookupDelayMs, databaseDown), config.apiKeyCacheSeconds * 1000), lookups, 'attempts');
   const app = await buildApp({
     config,
     store: apiStore,
@@ -61,11 +79,13 @@ async function startLimited(store: Store, env: Record<string, string> = {}): Pro
   const { port } = app.server.address() as { port: number };
   return {
     base: `http://127.0.0.1:${port}`,
+    app,
     ctx: { store, now: () => new Date(), publicUrl: config.publicUrl, idleCloseSeconds: 900, secretPepper: 'test-pepper' },
     limits,
     warnings,
     lookups,
     shuttingDown,
+    databaseDown,
     async close() {
       await app.close();
       await limits.close();
@@ -74,6 +94,8 @@ async function startLimited(store: Store, env: Record<string, string> = {}): Pro
 }
 
 const get = (url: string, headers: Record<string, string> = {}) => fetch(url, { headers });
+
+const redisSkip = await redisSkipReason();
 
 for (const database of await testDatabases()) {
   describe(`request limits over HTTP on ${database.name}`, { skip: database.skip }, () => {
@@ -90,8 +112,8 @@ for (const database of await testDatabases()) {
       await db.dispose();
     });
 
-    async function start(env: Record<string, string> = {}) {
-      server = await startLimited(db.store, env);
+    async function start(env: Record<string, string> = {}, lookupDelayMs = 0) {
+      server = await startLimited(db.store, env, lookupDelayMs);
       org = await seedOrganization(server.ctx, 'basic');
       return server;
     }
@@ -119,6 +141,27 @@ for (const database of await testDatabases()) {
       // Another key of the same organization has its own window.
       const second = await seedOrganization(s.ctx, 'basic');
       assert.equal((await get(`${s.base}/api/v3/organizations`, second.headers)).status, 200);
+    });
+
+    it('puts RateLimit headers on authenticated 4xx answers too, and none on a 401', async () => {
+      const s = await start({ RATE_LIMIT_PER_MINUTE: '10' });
+      const missing = await get(`${s.base}/api/v3/meeting/00000000-0000-4000-8000-000000000000`, org.headers);
+      const invalid = await fetch(`${s.base}/api/v3/meeting`, {
+        method: 'POST',
+        headers: { ...org.headers, 'content-type': 'application/json' },
+        body: JSON.stringify({ ownerEmail: 42 }),
+      });
+      for (const [res, status, remaining] of [[missing, 404, '9'], [invalid, 400, '8']] as const) {
+        assert.equal(res.status, status);
+        assert.equal(res.headers.get('ratelimit-limit'), '10', `${status}`);
+        assert.equal(res.headers.get('ratelimit-remaining'), remaining, `${status} counted like any accepted request`);
+        assert.equal(res.headers.get('ratelimit-reset'), '60', `${status}`);
+      }
+      const unauthorized = await get(`${s.base}/api/v3/meeting/00000000-0000-4000-8000-000000000000`, { ...org.headers, API_SECRET: 'fs_wrong' });
+      assert.equal(unauthorized.status, 401);
+      for (const name of ['ratelimit-limit', 'ratelimit-remaining', 'ratelimit-reset']) {
+        assert.equal(unauthorized.headers.get(name), null, `no ${name}: no key was identified`);
+      }
     });
 
     it('refuses with a distinct quota_exceeded problem when the organization quota is spent', async () => {
@@ -154,6 +197,92 @@ for (const database of await testDatabases()) {
       assert.ok(Number(flood[0]!.headers.get('retry-after')) >= 1);
       // Missing credentials count too: they are failures like any other.
       assert.equal((await get(`${s.base}/api/v3/organizations`)).status, 429);
+    });
+
+    // PostgreSQL runs this with the shared (Redis) limiter, as several instances would.
+    const shared = database.name === 'postgres';
+    it(`lets at most AUTH_FAILURES_PER_MINUTE of a concurrent flood from a new address reach the key lookup (${shared ? 'Redis' : 'in-memory'} limiter)`, { skip: shared ? redisSkip : undefined }, async () => {
+      const limit = 10;
+      const keyPrefix = uniquePrefix();
+      const env: Record<string, string> = { AUTH_FAILURES_PER_MINUTE: String(limit) };
+      if (shared) Object.assign(env, { REDIS_URL: TEST_REDIS_URL, REDIS_KEY_PREFIX: keyPrefix });
+      try {
+        const s = await start(env, 5);
+        // Unknown keys miss the lookup cache, so each lookup that gets through is a database query.
+        const unknown = await Promise.all(
+          Array.from({ length: 200 }, (_, i) => get(`${s.base}/api/v3/organizations`, { API_KEY: `fk_flood${i}`, API_SECRET: 'fs_wrong' })),
+        );
+        const statuses = unknown.map((r) => r.status);
+        assert.deepEqual(new Set(statuses), new Set([401, 429]));
+        assert.equal(statuses.filter((c) => c === 401).length, limit, 'exactly the allowed failures were looked up');
+        assert.ok(s.lookups.findApiKey <= limit, `${s.lookups.findApiKey} database lookups for a limit of ${limit}`);
+        assert.equal(s.limits.redisFailures(), 0);
+      } finally {
+        if (shared) await deletePrefix(keyPrefix);
+      }
+    });
+
+    it('keeps a concurrent flood of wrong secrets for a real key away from the database, and the key usable elsewhere', { skip: shared ? redisSkip : undefined }, async () => {
+      const limit = 10;
+      const keyPrefix = uniquePrefix();
+      const env: Record<string, string> = { AUTH_FAILURES_PER_MINUTE: String(limit), TRUST_PROXY: 'true' };
+      if (shared) Object.assign(env, { REDIS_URL: TEST_REDIS_URL, REDIS_KEY_PREFIX: keyPrefix });
+      try {
+        const s = await start(env, 5);
+        const attacker = { ...org.headers, API_SECRET: 'fs_wrong', 'X-Forwarded-For': '203.0.113.7' };
+        const flood = await Promise.all(Array.from({ length: 200 }, () => get(`${s.base}/api/v3/organizations`, attacker)));
+        assert.deepEqual(new Set(flood.map((r) => r.status).filter((c) => c !== 429)), new Set([401]));
+        // The lookups of one key share the cache (one query in flight, then the cached row).
+        assert.ok(s.lookups.findApiKey <= limit, `${s.lookups.findApiKey} database lookups for a limit of ${limit}`);
+        assert.equal((await get(`${s.base}/api/v3/organizations`, attacker)).status, 429, 'the address is blocked now');
+        assert.equal((await get(`${s.base}/api/v3/organizations`, { ...attacker, API_SECRET: org.secret })).status, 429, 'for every request');
+        // The owner, from its own address, is unaffected; its successes use up nothing of its address's failures.
+        const owner = { ...org.headers, 'X-Forwarded-For': '198.51.100.1' };
+        for (let i = 0; i < limit + 5; i++) assert.equal((await get(`${s.base}/api/v3/organizations`, owner)).status, 200);
+        const wrong = { ...owner, API_SECRET: 'fs_wrong' };
+        for (let i = 0; i < limit; i++) assert.equal((await get(`${s.base}/api/v3/organizations`, wrong)).status, 401, `failure ${i + 1}`);
+        assert.equal((await get(`${s.base}/api/v3/organizations`, wrong)).status, 429);
+        assert.equal(s.limits.redisFailures(), 0);
+      } finally {
+        if (shared) await deletePrefix(keyPrefix);
+      }
+    });
+
+    it('does not limit a client\'s own concurrent requests with a valid key by the failure limit', { skip: shared ? redisSkip : undefined }, async () => {
+      const keyPrefix = uniquePrefix();
+      const env: Record<string, string> = { AUTH_FAILURES_PER_MINUTE: '3' };
+      if (shared) Object.assign(env, { REDIS_URL: TEST_REDIS_URL, REDIS_KEY_PREFIX: keyPrefix });
+      try {
+        const s = await start(env, 5);
+        // Cold: the key is not cached yet, so the first request's lookup reaches the database.
+        // Injected, all requests start at once, while the first is still reserving its slot.
+        const burst = await Promise.all(
+          Array.from({ length: 100 }, () => s.app.inject({ method: 'GET', url: '/api/v3/organizations', headers: org.headers })),
+        );
+        assert.deepEqual(new Set(burst.map((r) => r.statusCode)), new Set([200]));
+        assert.equal(s.lookups.findApiKey, 1);
+        const overHttp = await Promise.all(Array.from({ length: 50 }, () => get(`${s.base}/api/v3/organizations`, org.headers)));
+        assert.deepEqual(new Set(overHttp.map((r) => r.status)), new Set([200]));
+        // Its address has no failures counted: three are still allowed.
+        const wrong = { ...org.headers, API_SECRET: 'fs_wrong' };
+        const statuses = [];
+        for (let i = 0; i < 4; i++) statuses.push((await get(`${s.base}/api/v3/organizations`, wrong)).status);
+        assert.deepEqual(statuses, [401, 401, 401, 429]);
+      } finally {
+        if (shared) await deletePrefix(keyPrefix);
+      }
+    });
+
+    it('does not count a lookup that failed (database down) as a failed authentication', async () => {
+      const s = await start({ AUTH_FAILURES_PER_MINUTE: '2' });
+      s.databaseDown.value = true;
+      const other = await seedOrganization(s.ctx, 'basic'); // not cached yet: its lookup reaches the database
+      for (let i = 0; i < 5; i++) assert.equal((await get(`${s.base}/api/v3/organizations`, other.headers)).status, 500);
+      s.databaseDown.value = false;
+      assert.equal((await get(`${s.base}/api/v3/organizations`, other.headers)).status, 200);
+      const wrong = { ...other.headers, API_SECRET: 'fs_wrong' };
+      assert.deepEqual([await get(`${s.base}/api/v3/organizations`, wrong), await get(`${s.base}/api/v3/organizations`, wrong)].map((r) => r.status), [401, 401]);
+      assert.equal((await get(`${s.base}/api/v3/organizations`, wrong)).status, 429);
     });
 
     it('reads a verified key from memory, not from the database, on every request', async () => {

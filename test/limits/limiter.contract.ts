@@ -138,18 +138,73 @@ export function limiterContract(open: LimiterFactory): void {
     });
   });
 
-  it('counts failed authentications per address and blocks the address at the limit', async () => {
+  it('reports the later reset when both the hourly and the daily quota are spent', async () => {
+    await withLimiter({ ratePerMinute: 1000, start: T0 + 1000 }, async ({ limiter }) => {
+      const quota = { hourly: 2, daily: 2 };
+      for (let i = 0; i < 2; i++) assert.equal((await limiter.admit(req('k1', quota))).outcome, 'accepted');
+      const refused = await limiter.admit(req('k1', quota));
+      assert.equal(refused.outcome, 'quota_exceeded');
+      // Retrying at the end of the hour would only be refused again by the daily quota.
+      assert.equal(refused.quota?.period, 'day');
+      assert.equal(refused.quota?.limit, 2);
+      assert.equal(refused.quota?.resetMs, 14 * 3_600_000 - 1000, 'until 2024-05-07T00:00Z');
+    });
+  });
+
+  it('reserves failed-authentication slots per address and refuses the address once they are used up', async () => {
     await withLimiter({ ratePerMinute: 100, authFailuresPerMinute: 3, start: T0 }, async ({ limiter, clock }) => {
       for (let i = 0; i < 3; i++) {
-        assert.equal((await limiter.authAllowed('10.0.0.1')).allowed, true);
-        await limiter.authFailed('10.0.0.1');
+        const attempt = await limiter.reserveAuth('10.0.0.1');
+        assert.equal(attempt.state.allowed, true);
+        assert.ok(attempt.reservation, 'a slot was taken');
       }
-      const blocked = await limiter.authAllowed('10.0.0.1');
-      assert.equal(blocked.allowed, false);
-      assert.equal(blocked.resetMs, 60_000);
-      assert.equal((await limiter.authAllowed('10.0.0.2')).allowed, true);
+      const blocked = await limiter.reserveAuth('10.0.0.1');
+      assert.equal(blocked.state.allowed, false);
+      assert.equal(blocked.reservation, undefined, 'a refused attempt takes no slot');
+      assert.equal(blocked.state.resetMs, 60_000);
+      assert.equal((await limiter.reserveAuth('10.0.0.2')).state.allowed, true);
       clock.t += 60_000;
-      assert.equal((await limiter.authAllowed('10.0.0.1')).allowed, true);
+      assert.equal((await limiter.reserveAuth('10.0.0.1')).state.allowed, true);
+    });
+  });
+
+  it('checks an address without counting, and refuses it once its failures fill the window', async () => {
+    await withLimiter({ ratePerMinute: 100, authFailuresPerMinute: 2, start: T0 }, async ({ limiter, clock }) => {
+      for (let i = 0; i < 5; i++) assert.equal((await limiter.checkAuth('10.0.0.1')).allowed, true);
+      await limiter.reserveAuth('10.0.0.1');
+      clock.t += 1000;
+      await limiter.reserveAuth('10.0.0.1');
+      const blocked = await limiter.checkAuth('10.0.0.1');
+      assert.equal(blocked.allowed, false);
+      assert.equal(blocked.remaining, 0);
+      assert.equal(blocked.resetMs, 59_000);
+    });
+  });
+
+  it('gives at most the limit of concurrent attempts from a new address a slot', async () => {
+    await withLimiter({ ratePerMinute: 100, authFailuresPerMinute: 5, start: T0 }, async ({ limiter }) => {
+      const attempts = await Promise.all(Array.from({ length: 40 }, () => limiter.reserveAuth('10.0.0.9')));
+      assert.equal(attempts.filter((a) => a.reservation).length, 5);
+    });
+  });
+
+  it('takes back the slot of valid credentials, in the admission or on its own', async () => {
+    await withLimiter({ ratePerMinute: 1, authFailuresPerMinute: 2, start: T0 }, async ({ limiter, clock }) => {
+      // Valid credentials, whatever the admission decides, are not a failure.
+      for (let i = 0; i < 5; i++) {
+        const attempt = await limiter.reserveAuth('10.0.0.1');
+        assert.ok(attempt.reservation, `attempt ${i} got a slot`);
+        const outcome = (await limiter.admit({ ...req('k1'), release: attempt.reservation })).outcome;
+        assert.equal(outcome, i === 0 ? 'accepted' : 'rate_limited');
+        clock.t += 10;
+      }
+      const lookupFailed = await limiter.reserveAuth('10.0.0.1');
+      await limiter.releaseAuth(lookupFailed.reservation!);
+      // Two real failures still fit: nothing above was left counted.
+      assert.ok((await limiter.reserveAuth('10.0.0.1')).reservation);
+      clock.t += 10;
+      assert.ok((await limiter.reserveAuth('10.0.0.1')).reservation);
+      assert.equal((await limiter.reserveAuth('10.0.0.1')).state.allowed, false);
     });
   });
 }

@@ -3,7 +3,7 @@
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { withLookupCache } from '../../src/limits/lookup-cache.ts';
+import { lookupCacheOf, withLookupCache } from '../../src/limits/lookup-cache.ts';
 import type { Store } from '../../src/store/store.ts';
 
 function countingStore() {
@@ -77,5 +77,26 @@ describe('lookup cache', () => {
     await cached.listUsers('o');
     assert.deepEqual(calls, ['quota o', 'listUsers o', 'listUsers o']);
     assert.equal(cached.dialect, 'sqlite');
+  });
+
+  it('tells beforehand whether a key lookup would be answered from memory, also through an outer proxy', async () => {
+    const { store, keys } = countingStore();
+    keys.set('fk_1', { publicKey: 'fk_1', revokedAt: null });
+    const clock = { t: 0 };
+    const cached = withLookupCache(store, 5000, () => clock.t);
+    const probe = lookupCacheOf(new Proxy(cached, {}))!;
+    assert.equal(probe.answersKey('fk_1'), false, 'never looked up');
+    const pending = cached.findApiKey('fk_1');
+    assert.equal(probe.answersKey('fk_1'), true, 'a lookup in flight is shared');
+    await pending;
+    assert.equal(probe.answersKey('fk_1'), true);
+    clock.t = 4950;
+    assert.equal(probe.answersKey('fk_1'), false, 'too close to expiring to vouch for');
+    const unknown = cached.findApiKey('fk_nope');
+    assert.equal(probe.answersKey('fk_nope'), true);
+    await unknown;
+    assert.equal(probe.answersKey('fk_nope'), false, 'misses are not kept');
+    assert.equal(lookupCacheOf(store), undefined, 'no cache, no probe');
+    assert.equal(lookupCacheOf(withLookupCache(store, 0)), undefined);
   });
 });

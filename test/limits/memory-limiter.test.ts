@@ -68,6 +68,23 @@ describe('sliding window', () => {
     assert.equal(window.size, 2, 'a is gone, b (hit at 30 s) and c stay');
   });
 
+  it('releases exactly the entry taken, also when the ring has wrapped around', () => {
+    const clock = { t: 0 };
+    const window = new SlidingWindow(4, 60_000, () => clock.t);
+    for (const t of [0, 10, 20, 30]) window.hit('k', t);
+    clock.t = 60_015; // 0 and 10 have left: the ring's head is now in its middle
+    window.hit('k', 60_015);
+    window.hit('k', 60_016);
+    window.release('k', 30);
+    assert.equal(window.peek('k').remaining, 1);
+    assert.equal(window.peek('k').resetMs, 5, 'the oldest left is the one at 20');
+    window.release('k', 60_016);
+    window.release('k', 12_345); // not there: nothing changes
+    assert.equal(window.peek('k').remaining, 2);
+    clock.t = 60_020;
+    assert.equal(window.peek('k').resetMs, 60_015 + 60_000 - 60_020, 'then the one at 60 015');
+  });
+
   it('grows its ring up to the limit and stays exact for large limits', () => {
     const clock = { t: 0 };
     const window = new SlidingWindow(1000, 60_000, () => clock.t);

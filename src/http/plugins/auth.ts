@@ -8,13 +8,21 @@
  * revoked key) is the domain's single `UnauthorizedError`, which the error
  * handler turns into one identical 401 body.
  *
- * Hook point for request limits (issue 3): pass an `AuthGuard`. Its three
- * callbacks run, in order, before credentials are checked (refuse a client
- * address that keeps failing, without touching the database), after a
- * failure (count it), and after a success (admit the request against the
+ * Hook point for request limits (issue 3): pass an `AuthGuard`. Its
+ * callbacks run before credentials are checked (refuse a client address
+ * that keeps failing, without touching the database; what it returns, its
+ * ticket, is handed to the others), immediately before the key lookup
+ * (`beforeLookup`, see below), then after a failure of the credentials,
+ * after an error of the lookup itself (e.g. the database is down: not the
+ * client's failure), or after a success (admit the request against the
  * key's rate window and the organization's quotas; throw a DomainError with
  * code `rate_limited` or `quota_exceeded` to refuse with 429). Headers such
  * as `Retry-After` can be set on `reply` there.
+ *
+ * `beforeLookup` is synchronous and nothing is awaited between its last
+ * call and the lookup: `authenticate` reaches `store.findApiKey` before its
+ * first await. So what the guard sees there (e.g. whether the lookup cache
+ * will answer) still holds when the lookup is made.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { DomainContext } from '../../domain/context.ts';
@@ -34,10 +42,13 @@ declare module 'fastify' {
   }
 }
 
-export interface AuthGuard {
-  beforeAuthentication?(request: FastifyRequest, reply: FastifyReply): Promise<void>;
-  onAuthenticationFailure?(request: FastifyRequest, reply: FastifyReply): Promise<void>;
-  afterAuthentication?(request: FastifyRequest, reply: FastifyReply, auth: Authenticated): Promise<void>;
+export interface AuthGuard<Ticket = unknown> {
+  beforeAuthentication?(request: FastifyRequest, reply: FastifyReply): Promise<Ticket>;
+  /** A promise of a new ticket when the one in hand does not cover the lookup about to be made; else undefined. */
+  beforeLookup?(request: FastifyRequest, reply: FastifyReply, ticket: Ticket): Promise<Ticket> | undefined;
+  onAuthenticationFailure?(request: FastifyRequest, reply: FastifyReply, ticket: Ticket): Promise<void>;
+  onAuthenticationError?(request: FastifyRequest, reply: FastifyReply, ticket: Ticket, error: unknown): Promise<void>;
+  afterAuthentication?(request: FastifyRequest, reply: FastifyReply, auth: Authenticated, ticket: Ticket): Promise<void>;
 }
 
 export interface AuthOptions {
@@ -54,18 +65,25 @@ function header(request: FastifyRequest, name: 'api_key' | 'api_secret'): string
 export function installAuth(app: FastifyInstance, { ctx, guard }: AuthOptions): void {
   app.decorateRequest('foyerAuth', null);
   app.addHook('onRequest', async (request, reply) => {
-    await guard?.beforeAuthentication?.(request, reply);
+    let ticket = await guard?.beforeAuthentication?.(request, reply);
+    if (guard?.beforeLookup) {
+      for (let next = guard.beforeLookup(request, reply, ticket); next; next = guard.beforeLookup(request, reply, ticket)) {
+        ticket = await next;
+      }
+    }
     let auth: Authenticated;
     try {
       auth = await authenticate(ctx, header(request, 'api_key'), header(request, 'api_secret'));
     } catch (error) {
       if (error instanceof DomainError && error.code === 'unauthorized') {
-        await guard?.onAuthenticationFailure?.(request, reply);
+        await guard?.onAuthenticationFailure?.(request, reply, ticket);
+      } else {
+        await guard?.onAuthenticationError?.(request, reply, ticket, error);
       }
       throw error;
     }
     request.foyerAuth = auth;
-    await guard?.afterAuthentication?.(request, reply, auth);
+    await guard?.afterAuthentication?.(request, reply, auth, ticket);
   });
 }
 

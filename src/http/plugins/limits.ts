@@ -4,22 +4,37 @@
  * (see plugins/auth.ts). The counting itself lives in src/limits; this file
  * only maps decisions to headers and 429s.
  *
- * - Before credentials are checked: a client address with too many recent
- *   failed authentications is refused with 429 here, before any database
- *   lookup, so floods of bad credentials never reach the database.
- * - After a failure: the address's failure is counted.
- * - After a success: the request is admitted against the key's sliding
- *   window and the organization's quotas. Every authenticated response
- *   carries `RateLimit-Limit`, `RateLimit-Remaining` and `RateLimit-Reset`
- *   (draft-ietf-httpapi-ratelimit-headers-07: limit, requests left,
- *   seconds until a slot frees); a refusal adds `Retry-After` and is a 429
- *   problem of type `rate_limited` or `quota_exceeded`.
- *   Accepted requests are counted into the usage totals.
+ * - Before credentials are checked, when the key lookup would reach the
+ *   database (the lookup cache cannot answer it: unknown or not recently
+ *   used keys, missing credentials, or no cache): the client address takes
+ *   one slot of its failed-authentication window, atomically (see
+ *   AuthReservation in limits/limiter.ts), so that even a concurrent flood
+ *   from a new address gets at most AUTH_FAILURES_PER_MINUTE lookups
+ *   through. When the cache will answer, the window is only checked:
+ *   nothing reaches the database, and a client's own concurrent requests
+ *   with a known key are not limited by the failure limit. Either way an
+ *   address whose window is full is refused with 429 before any lookup.
+ * - After a failure: a slot taken is the failure; a failure of a lookup
+ *   answered from memory is counted then.
+ * - After a success: a slot taken is given back within the admission of
+ *   the request against the key's sliding window and the organization's
+ *   quotas (one limiter call, so no extra Redis round trip). Every
+ *   authenticated response carries `RateLimit-Limit`, `RateLimit-Remaining`
+ *   and `RateLimit-Reset`, the fields of the IETF draft "RateLimit Fields for
+ *   HTTP" as of draft-ietf-httpapi-ratelimit-headers-06 (drafts -00 to -06
+ *   define them; from -07 on the draft defines `RateLimit-Policy` and
+ *   `RateLimit` instead, which Foyer does not send): limit, requests left,
+ *   seconds until a slot frees. A refusal adds `Retry-After` and is a
+ *   429 problem of type `rate_limited` or `quota_exceeded`. Accepted
+ *   requests are counted into the usage totals.
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { DomainError } from '../../domain/errors.ts';
 import { NO_QUOTA } from '../../domain/usage.ts';
+import type { AuthReservation } from '../../limits/limiter.ts';
 import type { Limits } from '../../limits/limits.ts';
+import { lookupCacheOf } from '../../limits/lookup-cache.ts';
+import type { WindowState } from '../../limits/sliding-window.ts';
 import type { Store } from '../../store/store.ts';
 import type { Authenticated, AuthGuard } from './auth.ts';
 
@@ -28,23 +43,100 @@ function seconds(ms: number): number {
   return ms <= 0 ? 0 : Math.max(1, Math.ceil(ms / 1000));
 }
 
-export function limitsGuard(limits: Limits, store: Pick<Store, 'findOrganizationQuota'>): AuthGuard {
+function refuse(reply: FastifyReply, state: WindowState): never {
+  reply.header('retry-after', String(seconds(state.resetMs)));
+  throw new DomainError('rate_limited', 'Too many failed authentication attempts from this address; try again later.');
+}
+
+function apiKeyOf(request: FastifyRequest): string | undefined {
+  const value = request.headers.api_key;
+  return typeof value === 'string' ? value : undefined;
+}
+
+/** A reserved failed-auth slot, or null when the address was only checked (its lookup is answered from memory). */
+type Ticket = AuthReservation | null;
+
+export function limitsGuard(limits: Limits, store: Pick<Store, 'findOrganizationQuota'>): AuthGuard<Ticket> {
   const { limiter, usage } = limits;
+  const cache = lookupCacheOf(store);
+  const answeredFromMemory = (key: string | undefined): boolean =>
+    cache !== undefined && key !== undefined && cache.answersKey(key);
+  const reserve = async (request: FastifyRequest, reply: FastifyReply): Promise<AuthReservation> => {
+    const attempt = await limiter.reserveAuth(request.ip);
+    return attempt.reservation ?? refuse(reply, attempt.state);
+  };
+  /**
+   * Keys whose first uncached request is reserving its slot. Without this,
+   * every request of a busy key arriving during that round trip (after the
+   * cache entry expired, or at start) would reserve too, and a client's own
+   * concurrency could fill its address's failure window. They wait until
+   * the first one starts its lookup instead, and share it.
+   */
+  const firsts = new Map<string, { request: FastifyRequest; started: () => void; wait: Promise<void> }>();
+
   return {
     async beforeAuthentication(request: FastifyRequest, reply: FastifyReply) {
-      const state = await limiter.authAllowed(request.ip);
-      if (state.allowed) return;
-      reply.header('retry-after', String(seconds(state.resetMs)));
-      throw new DomainError('rate_limited', 'Too many failed authentication attempts from this address; try again later.');
+      const key = apiKeyOf(request);
+      if (!answeredFromMemory(key)) {
+        if (key === undefined) return reserve(request, reply);
+        const first = firsts.get(key);
+        if (!first) {
+          let started!: () => void;
+          const wait = new Promise<void>((resolve) => (started = resolve));
+          firsts.set(key, { request, started, wait });
+          try {
+            return await reserve(request, reply);
+          } catch (error) {
+            firsts.delete(key);
+            started();
+            throw error;
+          }
+        }
+        // Whatever the first one got, beforeLookup decides again for this request.
+        await first.wait;
+      }
+      const state = await limiter.checkAuth(request.ip);
+      return state.allowed ? null : refuse(reply, state);
     },
 
-    async onAuthenticationFailure(request: FastifyRequest) {
-      await limiter.authFailed(request.ip);
+    beforeLookup(request: FastifyRequest, reply: FastifyReply, ticket: Ticket) {
+      const key = apiKeyOf(request);
+      if (ticket !== null) {
+        // The lookup starts as soon as this returns, before the waiting requests run again: they will find it in the cache.
+        const first = key === undefined ? undefined : firsts.get(key);
+        if (first?.request === request) {
+          firsts.delete(key!);
+          first.started();
+        }
+        return undefined;
+      }
+      // The cache entry may have expired while the address was checked; then this lookup needs a slot after all.
+      return answeredFromMemory(key) ? undefined : reserve(request, reply);
     },
 
-    async afterAuthentication(_request: FastifyRequest, reply: FastifyReply, auth: Authenticated) {
-      const quota = (await store.findOrganizationQuota(auth.organization.id)) ?? NO_QUOTA;
-      const decision = await limiter.admit({ apiKeyId: auth.key.id, organizationId: auth.organization.id, quota });
+    async onAuthenticationFailure(request: FastifyRequest, _reply: FastifyReply, ticket: Ticket) {
+      if (ticket === null) await limiter.reserveAuth(request.ip);
+    },
+
+    // A lookup that could not be made says nothing about the credentials.
+    async onAuthenticationError(_request: FastifyRequest, _reply: FastifyReply, ticket: Ticket) {
+      if (ticket) await limiter.releaseAuth(ticket);
+    },
+
+    async afterAuthentication(_request: FastifyRequest, reply: FastifyReply, auth: Authenticated, ticket: Ticket) {
+      let quota;
+      try {
+        quota = (await store.findOrganizationQuota(auth.organization.id)) ?? NO_QUOTA;
+      } catch (error) {
+        if (ticket) await limiter.releaseAuth(ticket);
+        throw error;
+      }
+      const decision = await limiter.admit({
+        apiKeyId: auth.key.id,
+        organizationId: auth.organization.id,
+        quota,
+        release: ticket ?? undefined,
+      });
       const { rate } = decision;
       reply.header('ratelimit-limit', String(rate.limit));
       reply.header('ratelimit-remaining', String(rate.remaining));
