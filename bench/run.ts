@@ -11,9 +11,12 @@
  * peak RSS per server; and a memory soak (RSS sampled every second under
  * load). Writes everything to bench/results.json.
  *
+ * A minimal Fastify app with the same constant body is measured too: the
+ * framework's own floor, which bounds what any Fastify service can reach.
+ *
  * Knobs (environment): BENCH_DURATION seconds per measurement (10),
  * BENCH_SOAK_SECONDS (60), BENCH_CONNECTIONS (50), BENCH_MEETINGS
- * (1000000), BENCH_TARGETS (comma list of bare,sqlite,postgres),
+ * (1000000), BENCH_TARGETS (comma list of bare,fastify,sqlite,postgres),
  * BENCH_WARMUP seconds of unmeasured load before each measurement (2),
  * BENCH_CPU_PROF=1 (write --cpu-prof profiles of the Foyer servers to
  * bench/profiles/). Quick run: BENCH_DURATION=3 BENCH_SOAK_SECONDS=10 BENCH_MEETINGS=100000.
@@ -40,7 +43,7 @@ const SOAK_SECONDS = Number(env.BENCH_SOAK_SECONDS ?? 60);
 const CONNECTIONS = Number(env.BENCH_CONNECTIONS ?? 50);
 const BIG = Number(env.BENCH_MEETINGS ?? 1_000_000);
 const SMALL = 100;
-const TARGETS = (env.BENCH_TARGETS ?? 'bare,sqlite,postgres').split(',').map((s) => s.trim());
+const TARGETS = (env.BENCH_TARGETS ?? 'bare,fastify,sqlite,postgres').split(',').map((s) => s.trim());
 const CPU_PROF = env.BENCH_CPU_PROF === '1';
 const PG_ADMIN = withDefaultUser(env.TEST_POSTGRES_URL ?? 'postgres://127.0.0.1:5432/test');
 const REDIS_URL = env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
@@ -153,9 +156,11 @@ function startServer(args: string[], extraEnv: Record<string, string>): Started 
   return { child, base: '', samples, sampler };
 }
 
-async function benchBare(): Promise<{ rows: Row[]; peakRssMb: number }> {
+/** A constant-body server: `bare` (node:http, the ceiling) or `fastify` (the framework's floor). */
+async function benchConstant(name: 'bare' | 'fastify'): Promise<{ rows: Row[]; peakRssMb: number }> {
   const port = freePort();
-  const server = startServer(['--import', 'tsx', join(ROOT, 'bench/bare-server.ts'), String(port)], {});
+  const file = name === 'bare' ? 'bench/bare-server.ts' : 'bench/fastify-server.ts';
+  const server = startServer(['--import', 'tsx', join(ROOT, file), String(port)], {});
   const base = `http://127.0.0.1:${port}`;
   try {
     await waitFor(base + '/');
@@ -170,8 +175,8 @@ async function benchBare(): Promise<{ rows: Row[]; peakRssMb: number }> {
     const peak = rssKb(server.child.pid!, 'VmHWM') / 1024;
     return {
       rows: [
-        { target: 'bare', scenario: 'GET (constant JSON)', ...get },
-        { target: 'bare', scenario: 'POST (constant JSON)', ...post },
+        { target: name, scenario: 'GET (constant JSON)', ...get },
+        { target: name, scenario: 'POST (constant JSON)', ...post },
       ],
       peakRssMb: peak,
     };
@@ -304,11 +309,20 @@ async function main(): Promise<void> {
   let bareGet: number | undefined;
   let barePost: number | undefined;
   if (TARGETS.includes('bare')) {
-    const bare = await benchBare();
+    const bare = await benchConstant('bare');
     rows.push(...bare.rows);
     peaks.bare = bare.peakRssMb;
     bareGet = bare.rows[0]!.requestsPerSecond;
     barePost = bare.rows[1]!.requestsPerSecond;
+  }
+  if (TARGETS.includes('fastify')) {
+    const floor = await benchConstant('fastify');
+    for (const row of floor.rows) {
+      const ceiling = row.scenario.startsWith('POST') ? barePost : bareGet;
+      if (ceiling) row.ratioToBare = row.requestsPerSecond / ceiling;
+    }
+    rows.push(...floor.rows);
+    peaks.fastify = floor.peakRssMb;
   }
   for (const name of ['sqlite', 'postgres'] as const) {
     if (!TARGETS.includes(name)) continue;
@@ -341,11 +355,25 @@ async function main(): Promise<void> {
   console.log('peak RSS (MB): ' + Object.entries(peaks).map(([k, v]) => `${k} ${fmt(v)}`).join(', '));
 
   const goals: Record<string, string> = {};
-  for (const r of rows.filter((r) => r.ratioToBare !== undefined)) {
+  for (const r of rows.filter((r) => r.ratioToBare !== undefined && r.target.startsWith('Foyer'))) {
+    const failed = r.non2xx + r.errors + r.timeouts;
+    if (failed > 0) {
+      // A 401 or a 429 is cheaper than the work being measured: such a row proves nothing.
+      goals[`${r.target} ${r.scenario}`] = `INVALID (${fmt(failed)} answers were not 2xx)`;
+      continue;
+    }
     const write = r.scenario.startsWith('POST');
     const want = write ? 0.2 : 0.5;
     goals[`${r.target} ${r.scenario} >= ${want} x bare`] = r.ratioToBare! >= want ? 'met' : `MISSED (${fmt(r.ratioToBare!, 2)})`;
     goals[`${r.target} ${r.scenario} p99 < 20 ms`] = r.p99 < 20 ? 'met' : `MISSED (${fmt(r.p99, 1)} ms)`;
+  }
+  for (const t of new Set(rows.filter((r) => r.target.startsWith('Foyer')).map((r) => r.target))) {
+    const small = rows.find((r) => r.target === t && r.scenario === `GET meeting/:id (${SMALL} stored)`);
+    const big = rows.find((r) => r.target === t && r.scenario === `GET meeting/:id (${BIG.toLocaleString('en')} stored)`);
+    if (small && big) {
+      const ratio = big.requestsPerSecond / small.requestsPerSecond;
+      goals[`${t} reads with ${BIG.toLocaleString('en')} meetings as fast as with ${SMALL} (within 10%)`] = ratio >= 0.9 ? `met (${fmt(ratio, 2)})` : `MISSED (${fmt(ratio, 2)})`;
+    }
   }
   if (soak && soak.length >= 4) {
     const q = Math.max(1, Math.floor(soak.length / 4));
