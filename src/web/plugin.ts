@@ -44,13 +44,6 @@ export interface WebPluginOptions {
   realtime?: HubOptions & { pingIntervalMs?: number; instanceTtlMs?: number; instanceId?: string };
 }
 
-declare module 'fastify' {
-  interface FastifyInstance {
-    /** This instance's realtime hub (decorated by the web plugin). */
-    realtimeHub?: Hub;
-  }
-}
-
 export async function webPlugin(app: FastifyInstance, opts: WebPluginOptions): Promise<void> {
   const { ctx, config } = opts;
   const tuning = opts.realtime ?? {};
@@ -70,7 +63,6 @@ export async function webPlugin(app: FastifyInstance, opts: WebPluginOptions): P
     : new LocalBus();
   const hub = new Hub(live, bus, app.log, tuning);
   ctx.events = hub;
-  app.decorate('realtimeHub', hub);
   app.addHook('onReady', async () => hub.start());
   app.addHook('preClose', async () => hub.stop());
 
