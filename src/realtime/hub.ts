@@ -19,7 +19,7 @@ import {
   type JoinRefusal,
   type LiveContext,
 } from '../domain/lifecycle.ts';
-import { placeKey, type Participant, type PlaceRef } from '../domain/presence.ts';
+import { placeKey, type MediaState, type Participant, type PlaceRef } from '../domain/presence.ts';
 import type { Bus, BusMessage } from './bus.ts';
 import { CloseCode, parseClientMessage, ProtocolError, type ClientMessage, type ParticipantView, type ServerMessage } from './protocol.ts';
 
@@ -220,6 +220,14 @@ export class Hub implements DomainEvents {
 
 type State = 'new' | 'joined' | 'gone';
 
+/**
+ * At most one media-state write (and presence broadcast to every instance)
+ * per connection per this interval: a client toggling as fast as it may
+ * send would otherwise cost a database write and a fan-out per message.
+ * The latest state always lands, at most this much later.
+ */
+export const MEDIA_UPDATE_INTERVAL_MS = 250;
+
 /** One participant's signalling connection. */
 export class Connection {
   state: State = 'new';
@@ -228,6 +236,10 @@ export class Connection {
   private windowStart = Date.now();
   private windowCount = 0;
   private readonly joinTimer: NodeJS.Timeout;
+  /** The newest media state not yet written, and the timer that will write it. */
+  private pendingMedia: MediaState | null = null;
+  private mediaTimer: NodeJS.Timeout | undefined;
+  private lastMediaAt = 0;
 
   constructor(
     private readonly hub: Hub,
@@ -263,16 +275,44 @@ export class Connection {
       this.refuse(CloseCode.badMessage, 'bad_message', detail);
       return;
     }
-    this.queue = this.queue.then(() => this.handle(message)).catch((error: unknown) => {
+    this.enqueue(() => this.handle(message));
+  }
+
+  /** Runs `step` after every message before it. */
+  private enqueue(step: () => Promise<void>): void {
+    this.queue = this.queue.then(step).catch((error: unknown) => {
       this.hub.log.error({ err: error }, 'realtime: message handling failed');
       this.close(CloseCode.badMessage, 'Internal error.');
     });
     void this.hub.track(this.queue);
   }
 
+  /** Writes the newest media state now or, within MEDIA_UPDATE_INTERVAL_MS of the last write, when that has passed. */
+  private scheduleMedia(): void {
+    if (this.mediaTimer || !this.pendingMedia || this.state !== 'joined') return;
+    const wait = Math.max(0, this.lastMediaAt + MEDIA_UPDATE_INTERVAL_MS - Date.now());
+    this.mediaTimer = setTimeout(() => {
+      this.mediaTimer = undefined;
+      this.enqueue(() => this.writeMedia());
+    }, wait);
+  }
+
+  private async writeMedia(): Promise<void> {
+    const media = this.pendingMedia;
+    if (!media || this.state !== 'joined') return;
+    this.pendingMedia = null;
+    this.lastMediaAt = Date.now();
+    await this.hub.ctx.store.live.setMedia(this.id, media);
+    this.hub.publish({ t: 'presence', place: this.place! });
+    // A state that arrived during the write goes out in the next slot.
+    this.scheduleMedia();
+  }
+
   /** The transport closed (either side). */
   closed(): void {
     clearTimeout(this.joinTimer);
+    clearTimeout(this.mediaTimer);
+    this.mediaTimer = undefined;
     const wasJoined = this.state === 'joined';
     this.state = 'gone';
     this.hub.forget(this);
@@ -329,8 +369,8 @@ export class Connection {
         this.hub.publish({ t: 'signal', place, to: message.to, message: { type: 'ice', from: this.id, candidate: message.candidate } });
         return;
       case 'media':
-        await this.hub.ctx.store.live.setMedia(this.id, { audio: message.audio, video: message.video, screen: message.screen });
-        this.hub.publish({ t: 'presence', place });
+        this.pendingMedia = { audio: message.audio, video: message.video, screen: message.screen };
+        this.scheduleMedia();
         return;
       case 'leave':
         this.close(CloseCode.normal, 'Left.');

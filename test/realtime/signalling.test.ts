@@ -136,6 +136,36 @@ describe('signalling over /ws', () => {
     assert.equal((await c5.join({ slug: 'no-such-room' }, 'Ann')).code, 'not_found');
   });
 
+  it('writes a burst of media changes at most every 250 ms, and always the latest', async () => {
+    const meeting = await createMeeting(fe.ctx, fe.org, {});
+    const ann = await connect();
+    await ann.join({ meetingId: meeting.id }, 'Ann');
+    const bob = await connect();
+    await bob.join({ meetingId: meeting.id }, 'Bob');
+    await ann.participantsBecome(['Ann', 'Bob']);
+    const live = fe.ctx.store.live;
+    const setMedia = live.setMedia;
+    let writes = 0;
+    live.setMedia = (...args: Parameters<typeof setMedia>) => {
+      writes++;
+      return setMedia.apply(live, args);
+    };
+    try {
+      const started = Date.now();
+      for (let i = 0; i < 40; i++) ann.send({ type: 'media', audio: i % 2 === 0, video: true, screen: false });
+      // The last one sent: audio off (i = 39).
+      await waitFor(() => bob.messages.some((m) => m.type === 'participants' && m.participants.some((p: any) => p.name === 'Ann' && p.audio === false)));
+      await new Promise((r) => setTimeout(r, 600));
+      const elapsed = Date.now() - started;
+      assert.ok(writes >= 1 && writes <= Math.ceil(elapsed / 250) + 1, `${writes} writes in ${elapsed} ms for 40 changes`);
+      const last = [...bob.messages].reverse().find((m) => m.type === 'participants');
+      assert.ok(last);
+      assert.equal(last.participants.find((p: any) => p.name === 'Ann').audio, false, 'the latest state won');
+    } finally {
+      live.setMedia = setMedia;
+    }
+  });
+
   it('notices a connection that stops answering pings within seconds', async () => {
     const meeting = await createMeeting(fe.ctx, fe.org, {});
     const ann = await connect();
