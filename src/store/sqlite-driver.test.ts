@@ -97,6 +97,24 @@ describe('SQLite group-commit driver', () => {
     assert.equal(committed('outside-tx').n, 1);
   });
 
+  it('holds the batch open, without spinning, while a transaction waits, and commits it after', async () => {
+    const commits = driver.stats.commits;
+    let waitCpuMs = 0;
+    const outside = insert('during-tx');
+    await db.transaction().execute(async (trx) => {
+      await trx.insertInto('items').values({ id: 'slow-tx', note: 't' }).execute();
+      const cpu = process.cpuUsage();
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      const used = process.cpuUsage(cpu);
+      waitCpuMs = (used.user + used.system) / 1000;
+    });
+    await outside;
+    assert.equal(committed('slow-tx').n + committed('during-tx').n, 2);
+    assert.ok(driver.stats.commits - commits <= 2, 'one batch for both');
+    // A batch re-checking on every event-loop turn would burn this whole wait on the CPU.
+    assert.ok(waitCpuMs < 40, `${waitCpuMs.toFixed(1)} ms of CPU during a 100 ms wait`);
+  });
+
   it('commits a transaction durably before its promise settles', async () => {
     await db.transaction().execute(async (trx) => {
       await trx.insertInto('items').values({ id: 'tx-ok-1', note: 't' }).execute();

@@ -74,6 +74,8 @@ export class GroupCommitSqliteDriver implements Driver {
   private owner: GroupCommitConnection | null = null;
   private ownerReleased: Promise<void> | null = null;
   private wakeWaiters: (() => void) | null = null;
+  /** The batch's commit came due while a transaction was open: it runs once the transaction ends. */
+  private commitAfterOwner = false;
   private savepoints = 0;
   readonly stats: GroupCommitStats = { commits: 0, writes: 0 };
 
@@ -221,10 +223,10 @@ export class GroupCommitSqliteDriver implements Driver {
     return new Promise<void>((resolve, reject) => batch.push({ resolve, reject }));
   }
 
-  /** A transaction in progress keeps the batch open until it ends. */
+  /** A transaction in progress keeps the batch open until it ends (see releaseOwner). */
   private commitWhenFree(): void {
     if (this.owner) {
-      setImmediate(() => this.commitWhenFree());
+      this.commitAfterOwner = true;
       return;
     }
     this.commitBatch();
@@ -265,6 +267,11 @@ export class GroupCommitSqliteDriver implements Driver {
     const wake = this.wakeWaiters;
     this.wakeWaiters = null;
     wake?.();
+    if (this.commitAfterOwner) {
+      this.commitAfterOwner = false;
+      // After the woken queries have run, so they can still join this batch.
+      setImmediate(() => this.commitWhenFree());
+    }
   }
 }
 
