@@ -22,6 +22,18 @@ describe('signalling over /ws', () => {
     clients.push(c);
     return c;
   };
+  /** A new meeting with one joined client per name, returned once the first one sees them all. */
+  const meetingWith = async (...names: string[]) => {
+    const meeting = await createMeeting(fe.ctx, fe.org, {});
+    const people: TestClient[] = [];
+    for (const name of names) {
+      const c = await connect();
+      await c.join({ meetingId: meeting.id }, name);
+      people.push(c);
+    }
+    await people[0]!.participantsBecome(names);
+    return { meeting, people };
+  };
 
   before(async () => {
     db = await openTestDatabase('sqlite');
@@ -80,12 +92,8 @@ describe('signalling over /ws', () => {
   });
 
   it('closes only the socket that sends malformed or oversized messages', async () => {
-    const meeting = await createMeeting(fe.ctx, fe.org, {});
-    const ann = await connect();
-    await ann.join({ meetingId: meeting.id }, 'Ann');
-    const bad = await connect();
-    await bad.join({ meetingId: meeting.id }, 'Mallory');
-    await ann.participantsBecome(['Ann', 'Mallory']);
+    const { meeting, people } = await meetingWith('Ann', 'Mallory');
+    const [ann, bad] = people as [TestClient, TestClient];
     bad.sendRaw('{not json');
     assert.equal(await bad.closed, 4400);
     assert.equal(bad.messages.at(-1)?.type, 'error');
@@ -137,12 +145,7 @@ describe('signalling over /ws', () => {
   });
 
   it('writes a burst of media changes at most every 250 ms, and always the latest', async () => {
-    const meeting = await createMeeting(fe.ctx, fe.org, {});
-    const ann = await connect();
-    await ann.join({ meetingId: meeting.id }, 'Ann');
-    const bob = await connect();
-    await bob.join({ meetingId: meeting.id }, 'Bob');
-    await ann.participantsBecome(['Ann', 'Bob']);
+    const [ann, bob] = (await meetingWith('Ann', 'Bob')).people as [TestClient, TestClient];
     const live = fe.ctx.store.live;
     const setMedia = live.setMedia;
     let writes = 0;
