@@ -29,10 +29,10 @@ import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
-import type { DomainContext } from '../src/domain/context.ts';
+import { createContext } from '../src/context.ts';
+import { operatorActor } from '../src/domain/actors.ts';
 import { createApiKey } from '../src/domain/keys.ts';
 import { createOrganization } from '../src/domain/organizations.ts';
-import { openStore } from '../src/store/open.ts';
 import { withDefaultUser } from '../src/store/postgres.ts';
 import { seedMeetings, seededMeetingId } from './seed.ts';
 
@@ -227,20 +227,13 @@ async function postgresTarget(): Promise<FoyerTarget> {
 
 /** Organization and key through the domain (as the CLI would), plus SMALL seeded meetings. */
 async function prepare(databaseUrl: string): Promise<{ orgId: string; headers: Record<string, string> }> {
-  const store = await openStore(databaseUrl, { migrate: true });
+  const ctx = await createContext({ databaseUrl, publicUrl: 'http://localhost:3000', idleCloseSeconds: 900, secretPepper: PEPPER }, { migrate: true });
   try {
-    const ctx: DomainContext = {
-      store,
-      now: () => new Date(),
-      publicUrl: 'http://localhost:3000',
-      idleCloseSeconds: 900,
-      secretPepper: PEPPER,
-    };
     const org = await createOrganization(ctx, { name: 'Bench Clinic', type: 'basic' });
-    const { key, secret } = await createApiKey(ctx, org, { expiresAt: null });
+    const { key, secret } = await createApiKey(ctx, operatorActor(org), { expiresAt: null });
     return { orgId: org.id, headers: { API_KEY: key.publicKey, API_SECRET: secret } };
   } finally {
-    await store.close();
+    await ctx.close();
   }
 }
 

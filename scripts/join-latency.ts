@@ -12,24 +12,23 @@
 import { randomUUID } from 'node:crypto';
 import { chromium } from 'playwright-core';
 import { loadConfig } from '../src/config.ts';
-import type { DomainContext } from '../src/domain/context.ts';
+import { operatorActor } from '../src/domain/actors.ts';
 import { createMeeting } from '../src/domain/meetings.ts';
 import { createOrganization } from '../src/domain/organizations.ts';
-import { buildApp } from '../src/http/app.ts';
+import { createLogger } from '../src/logger.ts';
+import { createServer } from '../src/server.ts';
 import { openStore } from '../src/store/open.ts';
 import { CHROMIUM, CHROMIUM_ARGS } from '../test/browser/support.ts';
 
 const joins = Number(process.argv[2] ?? 7);
 const store = await openStore('sqlite::memory:', { migrate: true });
 const config = loadConfig({ LOG_LEVEL: 'silent' });
-const app = await buildApp({ config, store, logger: false });
+const { app, ctx } = await createServer({ config, store, logger: createLogger(config, false) });
 await app.listen({ host: '127.0.0.1', port: 0 });
 const { port } = app.server.address() as { port: number };
 const origin = `http://127.0.0.1:${port}`;
-
-const ctx: DomainContext = { store, now: () => new Date(), publicUrl: origin, idleCloseSeconds: 900, secretPepper: 'bench' };
 const org = await createOrganization(ctx, { name: 'Latency', type: 'basic', slug: `latency-${randomUUID().slice(0, 8)}` });
-const meeting = await createMeeting(ctx, org, { isInfinite: true });
+const meeting = await createMeeting(ctx, operatorActor(org), { isInfinite: true });
 const link = `${origin}/meetings/${meeting.id}`;
 
 const browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS, headless: true });

@@ -2,7 +2,8 @@
  * @module main
  * `npm start`: reads the configuration, opens the database, applies pending
  * migrations, sets up request limits (shared through Redis when REDIS_URL
- * is set), serves the API, and shuts down gracefully on SIGINT/SIGTERM:
+ * is set), wires the server (src/server.ts), serves the API and the meeting
+ * pages, and shuts down gracefully on SIGINT/SIGTERM:
  * `/ready` turns 503 and requests are still served for
  * SHUTDOWN_DRAIN_SECONDS (so a load balancer stops routing here first),
  * then the server stops accepting, in-flight requests finish (at most
@@ -13,12 +14,11 @@
  * stack trace: driver errors can carry SQL text or connection details.
  */
 import { ConfigError, loadConfig, type Config } from './config.ts';
-import { buildApp } from './http/app.ts';
-import { limitsGuard } from './http/plugins/limits.ts';
+import type { StoreConnection } from './domain/ports/store.ts';
 import { createLimits } from './limits/limits.ts';
-import { withLookupCache } from './limits/lookup-cache.ts';
+import { createLogger } from './logger.ts';
+import { createServer } from './server.ts';
 import { openStore } from './store/open.ts';
-import type { Store } from './store/store.ts';
 
 function fail(message: string): never {
   console.error(`foyer: ${message}`);
@@ -33,7 +33,7 @@ try {
   throw error;
 }
 
-let store: Store;
+let store: StoreConnection;
 try {
   store = await openStore(config.databaseUrl);
 } catch (error) {
@@ -54,18 +54,10 @@ if (!config.secretPepperSet) {
   console.warn('foyer: API_SECRET_PEPPER is not set; the built-in value is public. Set a long random value in production (docs/deployment.md).');
 }
 
-let warn = (message: string) => console.warn(`foyer: ${message}`);
-const limits = await createLimits({ config, store, warn: (message) => warn(message) });
-// Key, organization and quota lookups of the auth hot path, cached for API_KEY_CACHE_SECONDS.
-const apiStore = withLookupCache(store, config.apiKeyCacheSeconds * 1000);
+const logger = createLogger(config);
+const limits = await createLimits({ config, store, warn: (message) => logger.warn(message) });
 let closing = false;
-const app = await buildApp({
-  config,
-  store: apiStore,
-  authGuard: limitsGuard(limits, apiStore),
-  health: { limits, isShuttingDown: () => closing },
-});
-warn = (message) => app.log.warn(message);
+const { app } = await createServer({ config, store, logger, limits, isShuttingDown: () => closing });
 try {
   await app.listen({ host: config.host, port: config.port });
 } catch (error) {

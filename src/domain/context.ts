@@ -1,9 +1,12 @@
 /**
  * @module domain/context
- * What a domain command needs from the outside world, passed in explicitly so
- * tests can fix the clock and the edges can swap storage.
+ * What a domain command needs from the outside world, passed in explicitly
+ * so tests can fix the clock and the composition root (src/context.ts)
+ * can choose the storage; and the unit of work that lets a command's
+ * writes, and the events they raise, commit together.
  */
-import type { Store } from '../store/store.ts';
+import type { DomainEvent, EventPublisher } from './events.ts';
+import type { Store } from './ports/store.ts';
 
 export interface DomainContext {
   store: Store;
@@ -15,10 +18,37 @@ export interface DomainContext {
   idleCloseSeconds: number;
   /** Key for the API-secret hash (see keys.ts). */
   secretPepper: string;
-  /** Told when a command ends a meeting, so the realtime layer can disconnect its participants at once. */
-  events?: DomainEvents | undefined;
+  /** Where raised events go once their transaction commits. */
+  events: EventPublisher;
+  /** Set inside `transact`: the running unit of work. */
+  unitOfWork?: UnitOfWork | undefined;
 }
 
-export interface DomainEvents {
-  meetingEnded(meetingId: string, reason: 'deleted'): void;
+export interface UnitOfWork {
+  raise(event: DomainEvent): void;
+}
+
+/**
+ * Runs `work` as one unit: its writes through the context it is given
+ * share one transaction, the events it raises reach transactional
+ * listeners inside that transaction and everyone else after the commit.
+ * Called inside another unit of work, it joins that one.
+ */
+export async function transact<T>(ctx: DomainContext, work: (tx: DomainContext) => Promise<T>): Promise<T> {
+  if (ctx.unitOfWork) return work(ctx);
+  let raised: DomainEvent[] = [];
+  const result = await ctx.store.transaction(async (store) => {
+    raised = [];
+    const value = await work({ ...ctx, store, unitOfWork: { raise: (event) => raised.push(event) } });
+    await ctx.events.recordInTransaction(store, raised);
+    return value;
+  });
+  ctx.events.publish(raised);
+  return result;
+}
+
+/** Raises an event of the running unit of work. */
+export function raise(ctx: DomainContext, event: DomainEvent): void {
+  if (!ctx.unitOfWork) throw new Error('An event was raised outside a unit of work (see transact).');
+  ctx.unitOfWork.raise(event);
 }

@@ -10,6 +10,7 @@ export type DomainErrorCode =
   | 'not_found'
   | 'conflict'
   | 'unauthorized'
+  | 'forbidden'
   | 'rate_limited'
   | 'quota_exceeded';
 
@@ -54,5 +55,12 @@ export class ConflictError extends DomainError {
 export class UnauthorizedError extends DomainError {
   constructor() {
     super('unauthorized', 'Missing, unknown, expired or revoked API credentials.');
+  }
+}
+
+/** The actor is known but may not do this (see policies.ts). */
+export class ForbiddenError extends DomainError {
+  constructor(message = 'You may not do this.') {
+    super('forbidden', message);
   }
 }

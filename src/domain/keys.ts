@@ -14,9 +14,12 @@
  * and a digest copied to another key's row does not verify there.
  */
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import type { DomainContext } from './context.ts';
+import type { Actor } from './actors.ts';
+import { raise, transact, type DomainContext } from './context.ts';
 import { NotFoundError, UnauthorizedError, ValidationError } from './errors.ts';
 import { newId, randomBase62, randomSecret } from './ids.ts';
+import { authorize } from './policies.ts';
+import type { ApiKeyStore, OrganizationStore } from './ports/store.ts';
 import type { ApiKey, Organization } from './types.ts';
 
 const PUBLIC_KEY_PREFIX = 'fk_';
@@ -34,9 +37,11 @@ export interface IssuedKey {
 
 export async function createApiKey(
   ctx: DomainContext,
-  org: Organization,
+  actor: Actor,
   input: { expiresAt: Date | null },
 ): Promise<IssuedKey> {
+  authorize(actor, 'apiKey.manage');
+  const org = actor.organization;
   const now = ctx.now();
   if (input.expiresAt && input.expiresAt.getTime() <= now.getTime()) {
     throw ValidationError.field('expiresAt', 'expiresAt must be in the future.');
@@ -56,15 +61,33 @@ export async function createApiKey(
   return { key, secret };
 }
 
-export async function listApiKeys(ctx: DomainContext, org: Organization): Promise<ApiKey[]> {
-  return ctx.store.listApiKeys(org.id);
+export async function listApiKeys(ctx: DomainContext, actor: Actor): Promise<ApiKey[]> {
+  authorize(actor, 'apiKey.manage');
+  return ctx.store.listApiKeys(actor.organization.id);
 }
 
-export async function revokeApiKey(ctx: DomainContext, publicKey: string): Promise<ApiKey> {
-  const key = await ctx.store.revokeApiKey(publicKey, ctx.now());
-  if (!key) throw new NotFoundError('API key');
-  return key;
+/** Revokes one of the actor's organization's keys; another organization's key is not found. */
+export async function revokeApiKey(ctx: DomainContext, actor: Actor, publicKey: string): Promise<ApiKey> {
+  authorize(actor, 'apiKey.manage');
+  return transact(ctx, async (tx) => {
+    const at = tx.now();
+    const key = await tx.store.revokeApiKey(actor.organization.id, publicKey, at);
+    if (!key) throw new NotFoundError('API key');
+    raise(tx, { type: 'api_key.revoked', organizationId: key.organizationId, publicKey: key.publicKey, at });
+    return key;
+  });
 }
+
+/** The organization a public key belongs to, for the operator who names only the key. */
+export async function keyOrganization(ctx: DomainContext, publicKey: string): Promise<Organization> {
+  const key = await ctx.store.findApiKey(publicKey);
+  const organization = key && (await ctx.store.findOrganization(key.organizationId));
+  if (!organization) throw new NotFoundError('API key');
+  return organization;
+}
+
+/** The reads of authentication; a cache may stand in for the store (see limits/lookup-cache.ts). */
+export type CredentialLookups = Pick<ApiKeyStore, 'findApiKey'> & Pick<OrganizationStore, 'findOrganization'>;
 
 export function isKeyUsable(key: ApiKey, now: Date): boolean {
   if (key.revokedAt) return false;
@@ -79,16 +102,17 @@ export async function authenticate(
   ctx: DomainContext,
   publicKey: string | undefined,
   secret: string | undefined,
+  lookups: CredentialLookups = ctx.store,
 ): Promise<{ key: ApiKey; organization: Organization }> {
   if (!publicKey || !secret || publicKey.length > 200 || secret.length > 200) {
     throw new UnauthorizedError();
   }
-  const key = await ctx.store.findApiKey(publicKey);
+  const key = await lookups.findApiKey(publicKey);
   const presented = Buffer.from(hashSecret(ctx.secretPepper, publicKey, secret), 'hex');
   const stored = Buffer.from(key?.secretHash ?? '', 'hex');
   const matches = stored.length === presented.length && timingSafeEqual(stored, presented);
   if (!key || !matches || !isKeyUsable(key, ctx.now())) throw new UnauthorizedError();
-  const organization = await ctx.store.findOrganization(key.organizationId);
+  const organization = await lookups.findOrganization(key.organizationId);
   if (!organization) throw new UnauthorizedError();
   return { key, organization };
 }

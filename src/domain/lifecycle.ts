@@ -10,15 +10,16 @@
  *
  * Deadlines live in the database (`closes_at`): creation sets one (see
  * meetings.ts), the first participant clears it, the last one leaving sets
- * it again, and a sweeper in every instance closes what is due. A meeting
- * whose deadline has passed counts as closed even before a sweeper runs,
- * so nothing depends on timers surviving a restart. Rooms (and boards
- * without a waiting list) follow the same timing per session.
+ * it again (see places.ts), and a sweeper in every instance closes what is
+ * due, raising `meeting.ended` (reason `closed`) as a delete raises it
+ * (reason `deleted`). A meeting whose deadline has passed counts as closed
+ * even before a sweeper runs, so nothing depends on timers surviving a
+ * restart. Rooms (and boards without a waiting list) follow the same
+ * timing per session.
  */
-import type { DomainContext } from './context.ts';
-import { ValidationError } from './errors.ts';
-import { isUuidV4 } from './ids.ts';
-import type { LiveClock, MediaState, Participant, PlaceRef } from './presence.ts';
+import { raise, transact, type DomainContext } from './context.ts';
+import type { RemovedPresence } from './ports/live-store.ts';
+import type { LiveClock, PlaceRef } from './presence.ts';
 import type { Meeting } from './types.ts';
 
 export type MeetingState = 'open' | 'closed' | 'deleted';
@@ -30,7 +31,7 @@ export function meetingState(meeting: Meeting, now: Date): MeetingState {
   return 'open';
 }
 
-/** What the realtime layer adds to the domain context. */
+/** The domain context of an instance that holds live connections. */
 export interface LiveContext extends DomainContext {
   /** This process's id in the `instances` table. */
   instanceId: string;
@@ -38,76 +39,13 @@ export interface LiveContext extends DomainContext {
   instanceTtlMs: number;
 }
 
+export function liveContext(ctx: DomainContext, instance: { instanceId: string; instanceTtlMs: number }): LiveContext {
+  return { ...ctx, instanceId: instance.instanceId, instanceTtlMs: instance.instanceTtlMs };
+}
+
 export function liveClock(ctx: LiveContext): LiveClock {
   const at = ctx.now();
   return { at, idleMs: ctx.idleCloseSeconds * 1000, staleBefore: new Date(at.getTime() - ctx.instanceTtlMs) };
-}
-
-export const DISPLAY_NAME_MAX = 64;
-
-/** Trimmed, 1 to 64 characters, no control characters. */
-export function checkDisplayName(value: unknown): string {
-  const name = typeof value === 'string' ? value.trim().replace(/\s+/g, ' ') : '';
-  // eslint-disable-next-line no-control-regex
-  if (name.length === 0 || [...name].length > DISPLAY_NAME_MAX || /[\u0000-\u001f\u007f]/.test(name)) {
-    throw ValidationError.field('name', `A display name has 1 to ${DISPLAY_NAME_MAX} characters.`);
-  }
-  return name;
-}
-
-/** Where a participant asks to go: a meeting by id, or a room or board by slug. */
-export type JoinTarget = { meetingId: string } | { slug: string };
-
-export type JoinRefusal = 'not_found' | 'closed' | 'deleted' | 'inactive' | 'waiting_list';
-
-export type JoinResult =
-  | { ok: true; participant: Participant; place: PlaceRef; title: string | null }
-  | { ok: false; reason: JoinRefusal };
-
-export interface Joiner extends MediaState {
-  /** The connection's id, unique across instances. */
-  id: string;
-  displayName: string;
-}
-
-/** Adds a participant to a meeting or to a room's current session (starting one if needed). */
-export async function enterPlace(ctx: LiveContext, target: JoinTarget, joiner: Joiner): Promise<JoinResult> {
-  const at = ctx.now();
-  const participant = { ...joiner, instanceId: ctx.instanceId, joinedAt: at };
-  const live = ctx.store.live;
-
-  if ('meetingId' in target) {
-    const id = target.meetingId.toLowerCase();
-    const meeting = isUuidV4(id) ? await live.findMeetingRecord({ id }) : undefined;
-    if (!meeting) return { ok: false, reason: 'not_found' };
-    const state = meetingState(meeting, at);
-    if (state !== 'open') return { ok: false, reason: state };
-    if (!(await live.enterMeeting(id, participant, at))) {
-      // Closed or deleted between the read and the write.
-      const now = await live.findMeetingRecord({ id });
-      return { ok: false, reason: now?.deletedAt ? 'deleted' : 'closed' };
-    }
-    const place: PlaceRef = { kind: 'meeting', id };
-    return { ok: true, participant: { ...participant, place }, place, title: null };
-  }
-
-  const found = await live.findSlugPlace(target.slug);
-  if (!found) return { ok: false, reason: 'not_found' };
-  if (found.kind === 'queue' || (found.kind === 'board' && found.hasWaitingList)) return { ok: false, reason: 'waiting_list' };
-  if (found.kind === 'board' && !found.isActive) return { ok: false, reason: 'inactive' };
-  const session = await live.enterSession(found.kind, found.id, participant, at);
-  const place: PlaceRef = { kind: 'session', id: session.id };
-  const title = found.kind === 'room' ? found.title : found.name;
-  return { ok: true, participant: { ...participant, place }, place, title };
-}
-
-/** Removes a participant; the place gets its deadline when it is now empty everywhere. */
-export async function leavePlace(ctx: LiveContext, connectionId: string): Promise<PlaceRef | undefined> {
-  return ctx.store.live.leave(connectionId, liveClock(ctx));
-}
-
-export async function participantsOf(ctx: LiveContext, place: PlaceRef): Promise<Participant[]> {
-  return ctx.store.live.listPresent(place, liveClock(ctx).staleBefore);
 }
 
 export interface SweepResult {
@@ -125,14 +63,60 @@ export interface SweepResult {
  */
 export async function sweep(ctx: LiveContext): Promise<SweepResult> {
   const clock = liveClock(ctx);
-  const live = ctx.store.live;
-  const instanceKnown = await live.heartbeat(ctx.instanceId, clock.at);
-  const changed = await live.reapInstances(clock);
-  const closed = await live.closeDue(clock.at);
+  const instanceKnown = await ctx.store.live.heartbeat(ctx.instanceId, clock.at);
+  const changed = await transact(ctx, async (tx) => departed(tx, await tx.store.live.reapInstances(clock), clock.at));
+  const closed = await transact(ctx, async (tx) => {
+    const due = await tx.store.live.closeDue(clock.at);
+    for (const { place, organizationId } of due) {
+      raise(
+        tx,
+        place.kind === 'meeting'
+          ? { type: 'meeting.ended', organizationId, meetingId: place.id, reason: 'closed', at: clock.at }
+          : { type: 'room.session.ended', organizationId, sessionId: place.id, at: clock.at },
+      );
+    }
+    return due.map((d) => d.place);
+  });
   return { instanceKnown, changed, closed };
 }
 
-/** A clean shutdown: this instance's participants leave now. */
+/** A clean shutdown: this instance's participants leave now. Returns the places they left. */
 export async function retireInstance(ctx: LiveContext): Promise<PlaceRef[]> {
-  return ctx.store.live.removeInstance(ctx.instanceId, liveClock(ctx));
+  const clock = liveClock(ctx);
+  return transact(ctx, async (tx) => departed(tx, await tx.store.live.removeInstance(ctx.instanceId, clock), clock.at));
+}
+
+/** Raises `participant.left` for participants the store removed; returns their places, once each. */
+async function departed(ctx: DomainContext, removed: RemovedPresence[], at: Date): Promise<PlaceRef[]> {
+  const places = new Map<string, { place: PlaceRef; organizationId: string | undefined }>();
+  for (const { connectionId, place } of removed) {
+    const key = `${place.kind}:${place.id}`;
+    let entry = places.get(key);
+    if (!entry) {
+      entry = { place, organizationId: await ctx.store.live.findPlaceOrganization(place) };
+      places.set(key, entry);
+    }
+    if (entry.organizationId) raise(ctx, { type: 'participant.left', organizationId: entry.organizationId, place, participantId: connectionId, at });
+  }
+  return [...places.values()].map((p) => p.place);
+}
+
+/**
+ * Of the places this instance has connections in, those that ended
+ * elsewhere (closed or deleted by another instance): the safety net behind
+ * the bus, so they end here within one sweep even without Redis.
+ */
+export async function endedElsewhere(ctx: LiveContext, places: PlaceRef[]): Promise<Array<{ place: PlaceRef; reason: 'closed' | 'deleted' }>> {
+  if (places.length === 0) return [];
+  const ended = await ctx.store.live.endedPlaces(places, ctx.now());
+  const result: Array<{ place: PlaceRef; reason: 'closed' | 'deleted' }> = [];
+  for (const place of ended) {
+    let reason: 'closed' | 'deleted' = 'closed';
+    if (place.kind === 'meeting') {
+      const meeting = await ctx.store.live.findMeetingRecord({ id: place.id });
+      if (meeting?.deletedAt) reason = 'deleted';
+    }
+    result.push({ place, reason });
+  }
+  return result;
 }

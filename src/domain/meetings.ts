@@ -4,10 +4,12 @@
  * meeting-creation table. All API versions funnel into `createMeeting`; v1
  * and v2 simply never pass the v3-only fields.
  */
-import type { DomainContext } from './context.ts';
+import type { Actor } from './actors.ts';
+import { raise, transact, type DomainContext } from './context.ts';
 import { ConflictError, NotFoundError, ValidationError, type FieldError } from './errors.ts';
 import { isUuidV4, newId, randomBase62 } from './ids.ts';
-import type { Meeting, MeetingType, Organization, QueryParameters } from './types.ts';
+import { authorize } from './policies.ts';
+import type { Meeting, MeetingType, QueryParameters } from './types.ts';
 
 export const MEETING_TYPES: readonly MeetingType[] = ['MEETING', 'CONSULTATION'];
 
@@ -66,11 +68,9 @@ function checkQueryParameters(errors: FieldError[], value: unknown): QueryParame
   return result;
 }
 
-export async function createMeeting(
-  ctx: DomainContext,
-  org: Organization,
-  input: CreateMeetingInput,
-): Promise<Meeting> {
+export async function createMeeting(ctx: DomainContext, actor: Actor, input: CreateMeetingInput): Promise<Meeting> {
+  authorize(actor, 'meeting.manage');
+  const org = actor.organization;
   const errors: FieldError[] = [];
 
   const type = parseMeetingType(input.type);
@@ -136,10 +136,17 @@ export async function createMeeting(
   }
 }
 
-/** Inserts; a taken id can only be a client-chosen one, so it is reported as `meetingId`. */
+/**
+ * Inserts, raising `meeting.created`; one transaction per attempt, since a
+ * failed insert ends a PostgreSQL transaction. A taken id can only be a
+ * client-chosen one, so it is reported as `meetingId`.
+ */
 async function insertMeeting(ctx: DomainContext, meeting: Meeting): Promise<void> {
   try {
-    await ctx.store.insertMeeting(meeting);
+    await transact(ctx, async (tx) => {
+      await tx.store.insertMeeting(meeting);
+      raise(tx, { type: 'meeting.created', organizationId: meeting.organizationId, meetingId: meeting.id, at: meeting.createdAt });
+    });
   } catch (error) {
     if (error instanceof ConflictError && error.field === 'id') {
       throw new ConflictError('meetingId', 'A meeting with this meetingId already exists.');
@@ -148,18 +155,22 @@ async function insertMeeting(ctx: DomainContext, meeting: Meeting): Promise<void
   }
 }
 
-export async function getMeeting(ctx: DomainContext, org: Organization, id: string): Promise<Meeting> {
-  const meeting = isUuidV4(id) ? await ctx.store.findMeeting(org.id, id.toLowerCase()) : undefined;
+export async function getMeeting(ctx: DomainContext, actor: Actor, id: string): Promise<Meeting> {
+  authorize(actor, 'meeting.manage');
+  const meeting = isUuidV4(id) ? await ctx.store.findMeeting(actor.organization.id, id.toLowerCase()) : undefined;
   if (!meeting) throw new NotFoundError('meeting');
   return meeting;
 }
 
-/** Deletes (ends) a meeting at once; returns it as it was. */
-export async function deleteMeeting(ctx: DomainContext, org: Organization, id: string): Promise<Meeting> {
-  const meeting = isUuidV4(id)
-    ? await ctx.store.deleteMeeting(org.id, id.toLowerCase(), ctx.now())
-    : undefined;
-  if (!meeting) throw new NotFoundError('meeting');
-  ctx.events?.meetingEnded(meeting.id, 'deleted');
-  return meeting;
+/** Deletes (ends) a meeting at once, raising `meeting.ended`; returns it as it was. */
+export async function deleteMeeting(ctx: DomainContext, actor: Actor, id: string): Promise<Meeting> {
+  authorize(actor, 'meeting.manage');
+  if (!isUuidV4(id)) throw new NotFoundError('meeting');
+  return transact(ctx, async (tx) => {
+    const at = tx.now();
+    const meeting = await tx.store.deleteMeeting(actor.organization.id, id.toLowerCase(), at);
+    if (!meeting) throw new NotFoundError('meeting');
+    raise(tx, { type: 'meeting.ended', organizationId: meeting.organizationId, meetingId: meeting.id, reason: 'deleted', at });
+    return meeting;
+  });
 }

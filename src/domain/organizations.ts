@@ -3,9 +3,11 @@
  * Organizations and their users. Only the operator (CLI) creates or changes
  * them; API keys can only read their own organization.
  */
+import type { Actor } from './actors.ts';
 import type { DomainContext } from './context.ts';
 import { NotFoundError, ValidationError, type FieldError } from './errors.ts';
 import { newId } from './ids.ts';
+import { authorize } from './policies.ts';
 import { slugProblem, slugify } from './slugs.ts';
 import { checkText, isEmail } from './text.ts';
 import type { Organization, OrganizationRole, OrganizationType, User } from './types.ts';
@@ -60,9 +62,10 @@ export async function listOrganizations(ctx: DomainContext): Promise<Organizatio
 /** What `GET /organizations` shows: the organization with all its users. */
 export async function readOrganization(
   ctx: DomainContext,
-  org: Organization,
+  actor: Actor,
 ): Promise<{ organization: Organization; users: User[] }> {
-  return { organization: org, users: await ctx.store.listUsers(org.id) };
+  authorize(actor, 'organization.read');
+  return { organization: actor.organization, users: await ctx.store.listUsers(actor.organization.id) };
 }
 
 export interface AddUserInput {
@@ -71,7 +74,9 @@ export interface AddUserInput {
   role?: string;
 }
 
-export async function addUser(ctx: DomainContext, org: Organization, input: AddUserInput): Promise<User> {
+export async function addUser(ctx: DomainContext, actor: Actor, input: AddUserInput): Promise<User> {
+  authorize(actor, 'user.manage');
+  const org = actor.organization;
   const errors: FieldError[] = [];
   const email = input.email.trim();
   if (!isEmail(email)) errors.push({ field: 'email', message: 'email is not an email address.' });
@@ -95,7 +100,9 @@ export async function addUser(ctx: DomainContext, org: Organization, input: AddU
   return user;
 }
 
-export async function removeUser(ctx: DomainContext, org: Organization, email: string): Promise<User> {
+export async function removeUser(ctx: DomainContext, actor: Actor, email: string): Promise<User> {
+  authorize(actor, 'user.manage');
+  const org = actor.organization;
   const user = await ctx.store.findUserByEmail(org.id, email.trim());
   if (!user || !(await ctx.store.deleteUser(org.id, user.id))) throw new NotFoundError('user');
   return user;

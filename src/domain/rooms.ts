@@ -2,12 +2,14 @@
  * @module domain/rooms
  * Rooms: permanent, slug-addressed meeting places (v1, v2; read in v3).
  */
+import type { Actor } from './actors.ts';
 import type { DomainContext } from './context.ts';
 import { NotFoundError, ValidationError, type FieldError } from './errors.ts';
 import { newId } from './ids.ts';
+import { authorize } from './policies.ts';
 import { slugProblem } from './slugs.ts';
 import { checkText } from './text.ts';
-import type { Organization, Room } from './types.ts';
+import type { Room } from './types.ts';
 
 export const ROOM_TITLE_MAX = 200;
 
@@ -16,7 +18,8 @@ export interface CreateRoomInput {
   title?: string | undefined;
 }
 
-export async function createRoom(ctx: DomainContext, org: Organization, input: CreateRoomInput): Promise<Room> {
+export async function createRoom(ctx: DomainContext, actor: Actor, input: CreateRoomInput): Promise<Room> {
+  authorize(actor, 'room.manage');
   const errors: FieldError[] = [];
   if (input.slug === undefined || input.slug === '') {
     errors.push({ field: 'slug', message: 'slug is required.' });
@@ -29,7 +32,7 @@ export async function createRoom(ctx: DomainContext, org: Organization, input: C
 
   const room: Room = {
     id: newId(),
-    organizationId: org.id,
+    organizationId: actor.organization.id,
     slug: input.slug!,
     // An empty title is no title: the room object then omits it.
     title: input.title?.trim() ? input.title : null,
@@ -39,8 +42,9 @@ export async function createRoom(ctx: DomainContext, org: Organization, input: C
   return room;
 }
 
-export async function getRoom(ctx: DomainContext, org: Organization, slug: string): Promise<Room> {
-  const room = await ctx.store.findRoom(org.id, slug);
+export async function getRoom(ctx: DomainContext, actor: Actor, slug: string): Promise<Room> {
+  authorize(actor, 'room.manage');
+  const room = await ctx.store.findRoom(actor.organization.id, slug);
   if (!room) throw new NotFoundError('room');
   return room;
 }

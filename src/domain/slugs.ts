@@ -18,6 +18,11 @@ export const RESERVED_SLUGS: ReadonlySet<string> = new Set([
   'robots-txt', 'v1', 'v2', 'v3', 'join', 'embed', 'help', 'status', 'metrics', 'foyer',
 ]);
 
+/** Whether `value` has the shape of a slug (length and characters); says nothing of reservation. */
+export function isSlugShaped(value: string): boolean {
+  return value.length >= SLUG_MIN && value.length <= SLUG_MAX && SLUG.test(value);
+}
+
 /** Returns the problem with `slug`, or undefined when it is a valid, unreserved slug. */
 export function slugProblem(slug: string, field = 'slug'): FieldError | undefined {
   if (slug.length < SLUG_MIN || slug.length > SLUG_MAX) {

@@ -1,16 +1,20 @@
 /**
  * @module domain/spaces
  * Boards and queues (v3): shared waiting places served by several members.
- * They are one concept with two kinds, so one set of commands serves both;
- * the kind decides only whether a waiting list can be switched.
+ * They are one concept with two kinds ("space" in the code), so one set of
+ * commands serves both; the kind decides only whether a waiting list can
+ * be switched. Who may be a member and what state a new member starts in
+ * are decided here, once.
  */
-import type { DomainContext } from './context.ts';
+import type { Actor } from './actors.ts';
+import { transact, type DomainContext } from './context.ts';
 import { NotFoundError, ValidationError, type FieldError } from './errors.ts';
 import { newId } from './ids.ts';
+import { authorize } from './policies.ts';
+import type { MemberState, SpacePatch } from './ports/store.ts';
 import { slugProblem } from './slugs.ts';
 import { checkText } from './text.ts';
-import type { SpacePatch } from '../store/store.ts';
-import type { Organization, Space, SpaceKind } from './types.ts';
+import type { Member, Organization, Space, SpaceKind } from './types.ts';
 
 export const SPACE_NAME_MAX = 200;
 export const CLOSING_MESSAGE_MAX = 2000;
@@ -28,7 +32,8 @@ export interface UpdateSpaceInput {
   name?: string | undefined;
   slug?: string | undefined;
   closingMessage?: string | undefined;
-  membersIds?: string[] | undefined;
+  /** Replaces the member list (the spec's `membersIds`). */
+  memberIds?: string[] | undefined;
   isActive?: boolean | undefined;
   hasWaitingList?: boolean | undefined;
 }
@@ -42,12 +47,33 @@ function checkSlug(errors: FieldError[], slug: string | undefined, required: boo
   if (problem) errors.push(problem);
 }
 
-export async function createSpace(
-  ctx: DomainContext,
-  org: Organization,
-  kind: SpaceKind,
-  input: CreateSpaceInput,
-): Promise<Space> {
+/** The one membership rule: at most MEMBERS_MAX users of the space's organization, each once. */
+async function checkMemberIds(ctx: DomainContext, org: Organization, kind: SpaceKind, ids: string[], errors: FieldError[]): Promise<void> {
+  const field = 'memberIds';
+  if (ids.length > MEMBERS_MAX) {
+    errors.push({ field, message: `A ${kind} has at most ${MEMBERS_MAX} members.` });
+  } else if (new Set(ids).size !== ids.length) {
+    errors.push({ field, message: 'memberIds names a user twice.' });
+  } else {
+    const known = new Set((await ctx.store.listUsers(org.id)).map((u) => u.id));
+    const unknown = ids.filter((memberId) => !known.has(memberId));
+    if (unknown.length) errors.push({ field, message: `Not users of this organization: ${unknown.join(', ')}.` });
+  }
+}
+
+/** New members start active, not auto-accepting and not in a call; members kept keep their state. */
+export function nextMembers(current: readonly Member[], userIds: readonly string[]): MemberState[] {
+  const byUser = new Map(current.map((m) => [m.userId, m]));
+  return userIds.map((userId) => {
+    const kept = byUser.get(userId);
+    return kept
+      ? { userId, isActive: kept.isActive, isAutoAccepting: kept.isAutoAccepting, joinedCallAt: kept.joinedCallAt }
+      : { userId, isActive: true, isAutoAccepting: false, joinedCallAt: null };
+  });
+}
+
+export async function createSpace(ctx: DomainContext, actor: Actor, kind: SpaceKind, input: CreateSpaceInput): Promise<Space> {
+  authorize(actor, 'space.manage');
   const errors: FieldError[] = [];
   checkText(errors, 'name', input.name, { required: true, max: SPACE_NAME_MAX });
   checkSlug(errors, input.slug, true);
@@ -57,7 +83,7 @@ export async function createSpace(
   const now = ctx.now();
   const space: Space = {
     id: newId(),
-    organizationId: org.id,
+    organizationId: actor.organization.id,
     kind,
     name: input.name!.trim(),
     slug: input.slug!,
@@ -72,61 +98,51 @@ export async function createSpace(
   return space;
 }
 
-export async function getSpace(ctx: DomainContext, org: Organization, kind: SpaceKind, id: string): Promise<Space> {
-  const space = await ctx.store.findSpace(org.id, kind, id);
+export async function getSpace(ctx: DomainContext, actor: Actor, kind: SpaceKind, id: string): Promise<Space> {
+  authorize(actor, 'space.manage');
+  const space = await ctx.store.findSpace(actor.organization.id, kind, id);
   if (!space) throw new NotFoundError(kind);
   return space;
 }
 
 export async function updateSpace(
   ctx: DomainContext,
-  org: Organization,
+  actor: Actor,
   kind: SpaceKind,
   id: string,
   input: UpdateSpaceInput,
 ): Promise<Space> {
+  authorize(actor, 'space.manage');
   const errors: FieldError[] = [];
   checkText(errors, 'name', input.name, { required: input.name !== undefined, max: SPACE_NAME_MAX });
   checkSlug(errors, input.slug, false);
   checkText(errors, 'closingMessage', input.closingMessage, { max: CLOSING_MESSAGE_MAX });
-  // Look the space up before checking members, so a foreign id answers 404, not 400.
-  await getSpace(ctx, org, kind, id);
 
-  if (input.membersIds !== undefined) {
-    const ids = input.membersIds;
-    if (ids.length > MEMBERS_MAX) {
-      errors.push({ field: 'membersIds', message: `A ${kind} has at most ${MEMBERS_MAX} members.` });
-    } else if (new Set(ids).size !== ids.length) {
-      errors.push({ field: 'membersIds', message: 'membersIds names a user twice.' });
-    } else {
-      const known = new Set((await ctx.store.listUsers(org.id)).map((u) => u.id));
-      const unknown = ids.filter((memberId) => !known.has(memberId));
-      if (unknown.length) {
-        errors.push({
-          field: 'membersIds',
-          message: `Not users of this organization: ${unknown.join(', ')}.`,
-        });
-      }
-    }
-  }
-  if (errors.length) throw new ValidationError(errors);
+  return transact(ctx, async (tx) => {
+    // Looked up (and locked) before the members are checked, so a foreign id answers 404, not 400.
+    const current = await tx.store.findSpace(actor.organization.id, kind, id, { lock: true });
+    if (!current) throw new NotFoundError(kind);
+    if (input.memberIds !== undefined) await checkMemberIds(tx, actor.organization, kind, input.memberIds, errors);
+    if (errors.length) throw new ValidationError(errors);
 
-  const patch: SpacePatch = {};
-  if (input.name !== undefined) patch.name = input.name.trim();
-  if (input.slug !== undefined) patch.slug = input.slug;
-  if (input.closingMessage !== undefined) patch.closingMessage = input.closingMessage;
-  if (input.isActive !== undefined) patch.isActive = input.isActive;
-  if (input.hasWaitingList !== undefined && kind === 'board') patch.hasWaitingList = input.hasWaitingList;
-  if (input.membersIds !== undefined) patch.memberIds = input.membersIds;
+    const patch: SpacePatch = {};
+    if (input.name !== undefined) patch.name = input.name.trim();
+    if (input.slug !== undefined) patch.slug = input.slug;
+    if (input.closingMessage !== undefined) patch.closingMessage = input.closingMessage;
+    if (input.isActive !== undefined) patch.isActive = input.isActive;
+    if (input.hasWaitingList !== undefined && kind === 'board') patch.hasWaitingList = input.hasWaitingList;
+    if (input.memberIds !== undefined) patch.members = nextMembers(current.members, input.memberIds);
 
-  const updated = await ctx.store.updateSpace(org.id, kind, id, patch, ctx.now());
-  if (!updated) throw new NotFoundError(kind);
-  return updated;
+    const updated = await tx.store.updateSpace(actor.organization.id, kind, id, patch, tx.now());
+    if (!updated) throw new NotFoundError(kind);
+    return updated;
+  });
 }
 
 /** Deletes a board or queue; returns it as it was. */
-export async function deleteSpace(ctx: DomainContext, org: Organization, kind: SpaceKind, id: string): Promise<Space> {
-  const space = await ctx.store.deleteSpace(org.id, kind, id);
+export async function deleteSpace(ctx: DomainContext, actor: Actor, kind: SpaceKind, id: string): Promise<Space> {
+  authorize(actor, 'space.manage');
+  const space = await ctx.store.deleteSpace(actor.organization.id, kind, id);
   if (!space) throw new NotFoundError(kind);
   return space;
 }

@@ -100,3 +100,25 @@ export interface Space {
   createdAt: Date;
   updatedAt: Date;
 }
+
+/** Operator-set request ceilings of an organization; null means no ceiling for that period. */
+export interface OrganizationQuota {
+  hourly: number | null;
+  daily: number | null;
+}
+
+/** Accepted requests of one key in one UTC hour: what the request counter flushes. */
+export interface UsageIncrement {
+  apiKeyId: string;
+  organizationId: string;
+  /** Epoch ms at the start of the UTC hour. */
+  hourStart: number;
+  requests: number;
+}
+
+/** One stored hourly total of a key. */
+export interface HourlyUsage {
+  apiKeyId: string;
+  hourStart: number;
+  requests: number;
+}

@@ -11,38 +11,18 @@
  * Quotas are optional per organization and set only by the operator. The
  * counting itself happens in src/limits (in memory, flushed in batches).
  */
-import type { DomainContext } from './context.ts';
+import type { Actor } from './actors.ts';
+import { raise, transact, type DomainContext } from './context.ts';
 import { ValidationError, type FieldError } from './errors.ts';
-import type { Organization } from './types.ts';
+import { authorize } from './policies.ts';
+import type { OrganizationQuota } from './types.ts';
 
 export const HOUR_MS = 3_600_000;
 export const DAY_MS = 24 * HOUR_MS;
 
 export type QuotaPeriod = 'hour' | 'day';
 
-/** Operator-set ceilings; null means no ceiling for that period. */
-export interface OrganizationQuota {
-  hourly: number | null;
-  daily: number | null;
-}
-
 export const NO_QUOTA: OrganizationQuota = Object.freeze({ hourly: null, daily: null });
-
-/** Accepted requests of one key in one UTC hour: what the counter flushes. */
-export interface UsageIncrement {
-  apiKeyId: string;
-  organizationId: string;
-  /** Epoch ms at the start of the UTC hour. */
-  hourStart: number;
-  requests: number;
-}
-
-/** One stored hourly total (the store's unit). */
-export interface HourlyUsage {
-  apiKeyId: string;
-  hourStart: number;
-  requests: number;
-}
 
 export function hourStart(ms: number): number {
   return ms - (ms % HOUR_MS);
@@ -60,9 +40,11 @@ export const MAX_QUOTA = 1_000_000_000;
  */
 export async function setOrganizationQuota(
   ctx: DomainContext,
-  org: Organization,
+  actor: Actor,
   change: { hourly?: number | null; daily?: number | null },
 ): Promise<OrganizationQuota> {
+  authorize(actor, 'quota.manage');
+  const org = actor.organization;
   const errors: FieldError[] = [];
   for (const field of ['hourly', 'daily'] as const) {
     const value = change[field];
@@ -72,17 +54,21 @@ export async function setOrganizationQuota(
     }
   }
   if (errors.length) throw new ValidationError(errors);
-  const current = (await ctx.store.findOrganizationQuota(org.id)) ?? NO_QUOTA;
-  const next: OrganizationQuota = {
-    hourly: change.hourly === undefined ? current.hourly : change.hourly,
-    daily: change.daily === undefined ? current.daily : change.daily,
-  };
-  await ctx.store.setOrganizationQuota(org.id, next);
-  return next;
+  return transact(ctx, async (tx) => {
+    const current = (await tx.store.findOrganizationQuota(org.id)) ?? NO_QUOTA;
+    const next: OrganizationQuota = {
+      hourly: change.hourly === undefined ? current.hourly : change.hourly,
+      daily: change.daily === undefined ? current.daily : change.daily,
+    };
+    await tx.store.setOrganizationQuota(org.id, next);
+    raise(tx, { type: 'organization.quota_changed', organizationId: org.id, at: tx.now() });
+    return next;
+  });
 }
 
-export async function getOrganizationQuota(ctx: DomainContext, org: Organization): Promise<OrganizationQuota> {
-  return (await ctx.store.findOrganizationQuota(org.id)) ?? NO_QUOTA;
+export async function getOrganizationQuota(ctx: DomainContext, actor: Actor): Promise<OrganizationQuota> {
+  authorize(actor, 'usage.read');
+  return (await ctx.store.findOrganizationQuota(actor.organization.id)) ?? NO_QUOTA;
 }
 
 export interface PeriodTotal {
@@ -108,7 +94,9 @@ export interface UsageReport {
  * Only flushed counts are in the database; a running server writes its
  * counts every USAGE_FLUSH_SECONDS and on shutdown.
  */
-export async function usageReport(ctx: DomainContext, org: Organization, days = 7): Promise<UsageReport> {
+export async function usageReport(ctx: DomainContext, actor: Actor, days = 7): Promise<UsageReport> {
+  authorize(actor, 'usage.read');
+  const org = actor.organization;
   const now = ctx.now().getTime();
   const today = dayStart(now);
   const thisHour = hourStart(now);
@@ -143,7 +131,7 @@ export async function usageReport(ctx: DomainContext, org: Organization, days = 
 
   return {
     organizationId: org.id,
-    quota: await getOrganizationQuota(ctx, org),
+    quota: await getOrganizationQuota(ctx, actor),
     currentHour: { start: iso(thisHour), requests: byDay.get(today)?.hours.get(thisHour) ?? 0 },
     currentDay: { start: iso(today), requests: byDay.get(today)?.requests ?? 0 },
     days: reportDays,

@@ -1,18 +1,23 @@
 /**
  * @module http/app
- * Builds the Fastify application: logging (credentials redacted, no
- * headers or bodies logged), problem-details errors, the OpenAPI document,
- * health routes, and under `API_PREFIX` one encapsulated API context where
- * every request is authenticated before its version plugin (v1 at the
- * prefix root, v2 at `/v2`, v3 at `/v3`) sees it.
+ * Builds the Fastify application: problem-details errors, the OpenAPI
+ * document, health routes, under `API_PREFIX` one encapsulated API context
+ * where every request is authenticated before its version plugin (v1 at
+ * the prefix root, v2 at `/v2`, v3 at `/v3`) sees it, and the meeting
+ * pages with the realtime hub's socket at the root. It runs the hub it is
+ * given with the server: started when ready, stopped on close.
  *
  * No CORS: API secrets belong on servers, so browsers get no grant.
  */
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import { TypeBoxValidatorCompiler, type TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { Logger } from 'pino';
 import type { Config } from '../config.ts';
 import type { DomainContext } from '../domain/context.ts';
-import type { Store } from '../store/store.ts';
+import type { CredentialLookups } from '../domain/keys.ts';
+import type { StoreConnection } from '../domain/ports/store.ts';
+import type { Realtime } from '../realtime/realtime.ts';
+import { webPlugin } from '../web/plugin.ts';
 import { installHealthRoutes, type HealthOptions } from './health.ts';
 import { installAuth, type AuthGuard } from './plugins/auth.ts';
 import { installRootErrorHandling, sendProblem, toProblem } from './plugins/errors.ts';
@@ -20,52 +25,29 @@ import { installOpenApi } from './plugins/openapi.ts';
 import { v1Plugin } from './v1/plugin.ts';
 import { v2Plugin } from './v2/plugin.ts';
 import { v3Plugin } from './v3/plugin.ts';
-import { webPlugin } from '../web/plugin.ts';
 
 /** Far above any valid request (the largest is a board update listing 200 member ids). */
 export const BODY_LIMIT_BYTES = 64 * 1024;
 
 export interface BuildAppOptions {
   config: Config;
-  store: Store;
-  now?: () => Date;
-  /** false: silent; true or absent: JSON logs at config.logLevel; an object: extra pino options. */
-  logger?: boolean | object;
+  ctx: DomainContext;
+  /** The database connection, pinged by `/ready`. */
+  database: Pick<StoreConnection, 'ping'>;
+  realtime: Realtime;
+  logger: Logger;
+  /** Where API keys are looked up (a cache in production); the store when absent. */
+  lookups?: CredentialLookups;
   /** Request limits (see plugins/auth.ts and plugins/limits.ts). */
   authGuard?: AuthGuard;
   /** What `/ready` checks besides the database, and whether shutdown has begun. */
   health?: HealthOptions;
 }
 
-const REDACTED_PATHS = [
-  'req.headers.api_key',
-  'req.headers.api_secret',
-  'req.headers.authorization',
-  'req.headers.cookie',
-];
-
-function loggerOptions(config: Config, logger: BuildAppOptions['logger']): false | object {
-  if (logger === false) return false;
-  return {
-    level: config.logLevel,
-    // The default serializers log neither headers nor bodies; this guards any future one that would.
-    redact: { paths: REDACTED_PATHS, censor: '[redacted]' },
-    ...(typeof logger === 'object' ? logger : {}),
-  };
-}
-
 export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> {
-  const { config, store } = opts;
-  const ctx: DomainContext = {
-    store,
-    now: opts.now ?? (() => new Date()),
-    publicUrl: config.publicUrl,
-    idleCloseSeconds: config.idleCloseSeconds,
-    secretPepper: config.secretPepper,
-  };
-
+  const { config, ctx, realtime } = opts;
   const app = Fastify({
-    logger: loggerOptions(config, opts.logger),
+    loggerInstance: opts.logger as FastifyBaseLogger,
     bodyLimit: BODY_LIMIT_BYTES,
     // Behind a reverse proxy, request.ip must be the client's (X-Forwarded-For): failed logins are limited per address.
     trustProxy: config.trustProxy,
@@ -79,11 +61,11 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
   app.setValidatorCompiler(TypeBoxValidatorCompiler);
   installRootErrorHandling(app);
   await installOpenApi(app, config);
-  installHealthRoutes(app, store, opts.health);
+  installHealthRoutes(app, opts.database, opts.health);
 
   await app.register(
     async (api) => {
-      installAuth(api, { ctx, guard: opts.authGuard });
+      installAuth(api, { ctx, lookups: opts.lookups, guard: opts.authGuard });
       await api.register(v1Plugin, { ctx });
       await api.register(v2Plugin, { ctx, prefix: '/v2' });
       await api.register(v3Plugin, { ctx, prefix: '/v3' });
@@ -91,8 +73,10 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
     { prefix: config.apiPrefix },
   );
 
-  // Meeting pages, static files and signalling at the root; also sets ctx.events (a v3 delete disconnects at once).
-  await app.register(webPlugin, { ctx, config });
+  // Meeting pages, static files and signalling at the root.
+  await app.register(webPlugin, { ctx, config, realtime });
+  app.addHook('onReady', async () => realtime.hub.start());
+  app.addHook('preClose', async () => realtime.hub.stop());
 
   await app.ready();
   return app as unknown as FastifyInstance;

@@ -12,7 +12,7 @@
  * 503 so load balancers drain the instance first (docs/deployment.md).
  */
 import type { Limits } from '../limits/limits.ts';
-import type { Store } from '../store/store.ts';
+import type { StoreConnection } from '../domain/ports/store.ts';
 import { sendProblem } from './plugins/errors.ts';
 import type { Problem } from './problems.ts';
 import type { AnyFastify } from './wire.ts';
@@ -40,7 +40,7 @@ function check(probe: () => Promise<unknown>): Promise<Check> {
   return Promise.race([answer, timeout]).finally(() => clearTimeout(timer));
 }
 
-export function installHealthRoutes(app: AnyFastify, store: Store, options: HealthOptions = {}): void {
+export function installHealthRoutes(app: AnyFastify, connection: Pick<StoreConnection, 'ping'>, options: HealthOptions = {}): void {
   app.get('/health', { schema: { hide: true } }, async (_request, reply) => {
     reply.header('cache-control', 'no-store');
     return { status: 'ok' };
@@ -49,7 +49,7 @@ export function installHealthRoutes(app: AnyFastify, store: Store, options: Heal
     reply.header('cache-control', 'no-store');
     const limiter = options.limits?.limiter;
     const [database, redis] = await Promise.all([
-      check(() => store.ping()),
+      check(() => connection.ping()),
       limiter?.kind === 'redis' ? check(() => limiter.ping()) : Promise.resolve('not configured' as const),
     ]);
     const checks = { database, redis, redisFailures: options.limits?.redisFailures() ?? 0 };

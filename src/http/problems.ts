@@ -20,6 +20,7 @@ export const PROBLEMS = {
   validationFailed: kind('validation-failed', 'The request is not valid', 400),
   malformedRequest: kind('malformed-request', 'Malformed request', 400),
   unauthorized: kind('unauthorized', 'Authentication required', 401),
+  forbidden: kind('forbidden', 'Not allowed', 403),
   notFound: kind('not-found', 'Not found', 404),
   conflict: kind('conflict', 'Conflict with an existing object', 409),
   payloadTooLarge: kind('payload-too-large', 'Request body too large', 413),

@@ -8,7 +8,8 @@
  * only when it is accepted: a refused request consumes neither a window slot
  * nor quota, so clients that back off recover on time.
  */
-import type { OrganizationQuota, QuotaPeriod } from '../domain/usage.ts';
+import type { OrganizationQuota } from '../domain/types.ts';
+import type { QuotaPeriod } from '../domain/usage.ts';
 import type { WindowState } from './sliding-window.ts';
 
 export const RATE_WINDOW_MS = 60_000;

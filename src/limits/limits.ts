@@ -8,7 +8,7 @@
  */
 import type { Config } from '../config.ts';
 import { DAY_MS } from '../domain/usage.ts';
-import type { Store } from '../store/store.ts';
+import type { Store } from '../domain/ports/store.ts';
 import type { Limiter } from './limiter.ts';
 import { MemoryLimiter, type TotalsLoader } from './memory-limiter.ts';
 import { RedisLimiter } from './redis-limiter.ts';

@@ -10,7 +10,8 @@
  * counts, then kept up to date in memory; with a single instance nothing
  * else adds to them, so they stay exact.
  */
-import { dayStart, hourStart, type OrganizationQuota } from '../domain/usage.ts';
+import type { OrganizationQuota } from '../domain/types.ts';
+import { dayStart, hourStart } from '../domain/usage.ts';
 import {
   RATE_WINDOW_MS,
   periodResetMs,

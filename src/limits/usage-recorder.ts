@@ -6,8 +6,9 @@
  * so a database hiccup delays totals but does not lose them (only a crash
  * loses the counts of at most one flush interval).
  */
-import { hourStart, type UsageIncrement } from '../domain/usage.ts';
-import type { Store } from '../store/store.ts';
+import type { UsageIncrement } from '../domain/types.ts';
+import { hourStart } from '../domain/usage.ts';
+import type { Store } from '../domain/ports/store.ts';
 
 export interface UsageRecorderOptions {
   flushMs: number;

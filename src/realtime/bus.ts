@@ -4,7 +4,7 @@
  * a signalling message for a participant, a place ended. In one process
  * the local bus delivers in process; with REDIS_URL the Redis bus fans out
  * to every instance (see redis-bus.ts). Every instance receives every
- * message and keeps only what concerns its own connections.
+ * message and each subscriber keeps only what concerns it.
  */
 import type { PlaceRef } from '../domain/presence.ts';
 import type { ServerMessage } from './protocol.ts';
@@ -16,25 +16,42 @@ export type BusMessage =
   | { t: 'signal'; place: PlaceRef; to: string; message: RelayedMessage }
   | { t: 'ended'; place: PlaceRef; reason: 'closed' | 'deleted' };
 
+export type BusHandler = (message: BusMessage) => void;
+
 export interface Bus {
-  /** Delivers to this instance's handler and to every other instance. */
+  /** Delivers to this instance's subscribers and to every other instance. */
   publish(message: BusMessage): void;
-  onMessage(handler: (message: BusMessage) => void): void;
+  /** Adds a subscriber; returns the way to remove it. */
+  subscribe(handler: BusHandler): () => void;
   start(): Promise<void>;
   close(): Promise<void>;
 }
 
+/** The subscribers of one instance; both buses deliver through it. */
+export class Subscribers {
+  private readonly handlers = new Set<BusHandler>();
+
+  add(handler: BusHandler): () => void {
+    this.handlers.add(handler);
+    return () => this.handlers.delete(handler);
+  }
+
+  deliver(message: BusMessage): void {
+    for (const handler of this.handlers) handler(message);
+  }
+}
+
 /** A single instance: delivery stays in process. */
 export class LocalBus implements Bus {
-  private handler: (message: BusMessage) => void = () => {};
+  private readonly subscribers = new Subscribers();
 
   publish(message: BusMessage): void {
     // Asynchronous like the Redis bus, so callers never depend on re-entrancy.
-    queueMicrotask(() => this.handler(message));
+    queueMicrotask(() => this.subscribers.deliver(message));
   }
 
-  onMessage(handler: (message: BusMessage) => void): void {
-    this.handler = handler;
+  subscribe(handler: BusHandler): () => void {
+    return this.subscribers.add(handler);
   }
 
   async start(): Promise<void> {}

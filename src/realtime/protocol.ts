@@ -35,7 +35,8 @@ export interface IceCandidate {
 
 export type ClientMessage =
   | { type: 'join'; target: { meetingId: string } | { slug: string }; name: string; audio: boolean; video: boolean }
-  | { type: 'offer' | 'answer'; to: string; sdp: string }
+  | { type: 'offer'; to: string; sdp: string }
+  | { type: 'answer'; to: string; sdp: string }
   | { type: 'ice'; to: string; candidate: IceCandidate | null }
   | { type: 'media'; audio: boolean; video: boolean; screen: boolean }
   | { type: 'ping' }
@@ -109,6 +110,38 @@ function candidate(v: unknown): IceCandidate | null {
   };
 }
 
+type Fields = Record<string, unknown>;
+type MessageOf<T extends ClientMessage['type']> = Extract<ClientMessage, { type: T }>;
+
+/**
+ * One parser per client message type: a new message type is one entry
+ * here (and one handler in handlers/). Each rebuilds the message from the
+ * fields it knows.
+ */
+const PARSERS: { [T in ClientMessage['type']]: (o: Fields) => MessageOf<T> } = {
+  join(o) {
+    const hasMeeting = o.meetingId !== undefined;
+    const hasSlug = o.slug !== undefined;
+    if (hasMeeting === hasSlug) fail('"join" names exactly one of "meetingId" or "slug".');
+    const target = hasMeeting ? { meetingId: str(o, 'meetingId', MAX_ID_CHARS) } : { slug: str(o, 'slug', MAX_ID_CHARS) };
+    // The display name is checked by the domain (trimmed, 1 to 64 characters).
+    return { type: 'join', target, name: str(o, 'name', 256), audio: bool(o, 'audio', true), video: bool(o, 'video', true) };
+  },
+  offer: (o) => ({ type: 'offer', to: str(o, 'to', MAX_ID_CHARS), sdp: str(o, 'sdp', MAX_SDP_CHARS) }),
+  answer: (o) => ({ type: 'answer', to: str(o, 'to', MAX_ID_CHARS), sdp: str(o, 'sdp', MAX_SDP_CHARS) }),
+  ice(o) {
+    if (!('candidate' in o)) fail('"ice" carries "candidate" (an object, or null at the end of candidates).');
+    return { type: 'ice', to: str(o, 'to', MAX_ID_CHARS), candidate: candidate(o.candidate) };
+  },
+  media: (o) => ({ type: 'media', audio: bool(o, 'audio'), video: bool(o, 'video'), screen: bool(o, 'screen', false) }),
+  ping: () => ({ type: 'ping' }),
+  leave: () => ({ type: 'leave' }),
+};
+
+function isMessageType(type: unknown): type is ClientMessage['type'] {
+  return typeof type === 'string' && Object.hasOwn(PARSERS, type);
+}
+
 /** Parses one text frame; throws `ProtocolError` for anything malformed. */
 export function parseClientMessage(text: string): ClientMessage {
   let value: unknown;
@@ -118,29 +151,12 @@ export function parseClientMessage(text: string): ClientMessage {
     fail('A message is one JSON object.');
   }
   if (typeof value !== 'object' || value === null || Array.isArray(value)) fail('A message is one JSON object.');
-  const o = value as Record<string, unknown>;
-  switch (o.type) {
-    case 'join': {
-      const hasMeeting = o.meetingId !== undefined;
-      const hasSlug = o.slug !== undefined;
-      if (hasMeeting === hasSlug) fail('"join" names exactly one of "meetingId" or "slug".');
-      const target = hasMeeting ? { meetingId: str(o, 'meetingId', MAX_ID_CHARS) } : { slug: str(o, 'slug', MAX_ID_CHARS) };
-      // The display name is checked by the domain (trimmed, 1 to 64 characters).
-      return { type: 'join', target, name: str(o, 'name', 256), audio: bool(o, 'audio', true), video: bool(o, 'video', true) };
-    }
-    case 'offer':
-    case 'answer':
-      return { type: o.type, to: str(o, 'to', MAX_ID_CHARS), sdp: str(o, 'sdp', MAX_SDP_CHARS) };
-    case 'ice':
-      if (!('candidate' in o)) fail('"ice" carries "candidate" (an object, or null at the end of candidates).');
-      return { type: 'ice', to: str(o, 'to', MAX_ID_CHARS), candidate: candidate(o.candidate) };
-    case 'media':
-      return { type: 'media', audio: bool(o, 'audio'), video: bool(o, 'video'), screen: bool(o, 'screen', false) };
-    case 'ping':
-      return { type: 'ping' };
-    case 'leave':
-      return { type: 'leave' };
-    default:
-      fail('Unknown message type.');
-  }
+  const o = value as Fields;
+  if (!isMessageType(o.type)) fail('Unknown message type.');
+  return (PARSERS[o.type] as (o: Fields) => ClientMessage)(o);
+}
+
+/** How a participant is shown to the others. */
+export function participantView(p: { id: string; displayName: string; audio: boolean; video: boolean; screen: boolean }): ParticipantView {
+  return { id: p.id, name: p.displayName, audio: p.audio, video: p.video, screen: p.screen };
 }

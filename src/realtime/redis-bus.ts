@@ -14,7 +14,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { Redis } from 'ioredis';
-import type { Bus, BusMessage } from './bus.ts';
+import { Subscribers, type Bus, type BusHandler, type BusMessage } from './bus.ts';
 
 interface Envelope {
   origin: string;
@@ -26,7 +26,7 @@ export class RedisBus implements Bus {
   private readonly channel: string;
   private readonly pub: Redis;
   private readonly sub: Redis;
-  private handler: (message: BusMessage) => void = () => {};
+  private readonly subscribers = new Subscribers();
 
   constructor(url: string, keyPrefix: string, private readonly onError: (error: Error) => void = () => {}) {
     this.channel = `${keyPrefix}realtime`;
@@ -46,18 +46,18 @@ export class RedisBus implements Bus {
         return;
       }
       if (envelope.origin === this.origin) return;
-      this.handler(envelope.message);
+      this.subscribers.deliver(envelope.message);
     });
   }
 
   publish(message: BusMessage): void {
-    queueMicrotask(() => this.handler(message));
+    queueMicrotask(() => this.subscribers.deliver(message));
     const envelope: Envelope = { origin: this.origin, message };
     this.pub.publish(this.channel, JSON.stringify(envelope)).catch((e: Error) => this.onError(e));
   }
 
-  onMessage(handler: (message: BusMessage) => void): void {
-    this.handler = handler;
+  subscribe(handler: BusHandler): () => void {
+    return this.subscribers.add(handler);
   }
 
   /**

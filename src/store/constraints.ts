@@ -34,7 +34,7 @@ const uniqueConstraints: UniqueConstraint[] = [
   { name: 'rooms_slug_key', table: 'rooms', columns: ['slug'], field: 'slug', message: SLUG_TAKEN },
   { name: 'spaces_pkey', table: 'spaces', columns: ['id'], field: 'id', message: 'An object with this id already exists.' },
   { name: 'spaces_slug_key', table: 'spaces', columns: ['slug'], field: 'slug', message: SLUG_TAKEN },
-  { name: 'space_members_pkey', table: 'space_members', columns: ['space_id', 'user_id'], field: 'membersIds', message: 'A member is listed more than once.' },
+  { name: 'space_members_pkey', table: 'space_members', columns: ['space_id', 'user_id'], field: 'memberIds', message: 'A member is listed more than once.' },
 ];
 
 /** Used when a violation cannot be attributed (should not happen with this schema). */

@@ -139,8 +139,7 @@ export function spaceToRow(s: Space): SpacesTable {
     slug: s.slug,
     is_active: toInt(s.isActive),
     closing_message: s.closingMessage,
-    // Queues have no waiting list (see domain/types `Space`).
-    has_waiting_list: s.kind === 'queue' ? 0 : toInt(s.hasWaitingList),
+    has_waiting_list: toInt(s.hasWaitingList),
     created_at: toMillis(s.createdAt),
     updated_at: toMillis(s.updatedAt),
   };

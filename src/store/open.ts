@@ -10,7 +10,7 @@ import { mkdirSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { openPostgresStore } from './postgres.ts';
 import { openSqliteStore } from './sqlite.ts';
-import type { Store } from './store.ts';
+import type { StoreConnection } from '../domain/ports/store.ts';
 
 export type DatabaseLocation =
   | { dialect: 'sqlite'; filename: string }
@@ -32,9 +32,9 @@ export function parseDatabaseUrl(databaseUrl: string): DatabaseLocation {
   );
 }
 
-export async function openStore(databaseUrl: string, options: { migrate?: boolean } = {}): Promise<Store> {
+export async function openStore(databaseUrl: string, options: { migrate?: boolean } = {}): Promise<StoreConnection> {
   const location = parseDatabaseUrl(databaseUrl);
-  let store: Store;
+  let store: StoreConnection;
   if (location.dialect === 'sqlite') {
     if (location.filename !== ':memory:') mkdirSync(dirname(location.filename), { recursive: true });
     store = openSqliteStore(location.filename);

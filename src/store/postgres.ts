@@ -7,13 +7,14 @@ import { userInfo } from 'node:os';
 import pg from 'pg';
 import { Kysely, PostgresDialect } from 'kysely';
 import { conflictForConstraintName } from './constraints.ts';
-import { KyselyStore } from './kysely-store.ts';
+import type { StoreConnection } from '../domain/ports/store.ts';
+import { createKyselyStore } from './kysely-store.ts';
 import type { Database as Schema } from './schema.ts';
 
 const INT8_OID = 20;
 const UNIQUE_VIOLATION = '23505';
 
-export function openPostgresStore(connectionString: string): KyselyStore {
+export function openPostgresStore(connectionString: string): StoreConnection {
   const pool = new pg.Pool({
     connectionString: withDefaultUser(connectionString),
     max: 10,
@@ -33,7 +34,7 @@ export function openPostgresStore(connectionString: string): KyselyStore {
   // and the next query reports any lasting problem to its caller.
   pool.on('error', () => {});
   const db = new Kysely<Schema>({ dialect: new PostgresDialect({ pool }) });
-  return new KyselyStore(db, 'postgres', translatePostgresError);
+  return createKyselyStore(db, 'postgres', translatePostgresError);
 }
 
 /**

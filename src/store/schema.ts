@@ -108,6 +108,38 @@ export interface OrganizationQuotasTable {
   daily_limit: number | null;
 }
 
+/** A running Foyer process and its last heartbeat (migration 002). */
+export interface InstancesTable {
+  id: string;
+  started_at: number;
+  seen_at: number;
+}
+
+/** One connected participant (migration 002). */
+export interface PresenceTable {
+  connection_id: string;
+  instance_id: string;
+  /** 'meeting' (place_id = meeting id) or 'session' (place_id = place_sessions.id). */
+  place_kind: 'meeting' | 'session';
+  place_id: string;
+  display_name: string;
+  audio: IntBool;
+  video: IntBool;
+  screen: IntBool;
+  joined_at: number;
+}
+
+/** A period of use of a room or board (migration 002); at most one open per place. */
+export interface PlaceSessionsTable {
+  id: string;
+  /** What the session belongs to: a room, or a board without a waiting list. */
+  place_kind: 'room' | 'board';
+  place_id: string;
+  started_at: number;
+  closes_at: number | null;
+  closed_at: number | null;
+}
+
 export interface Database {
   organizations: OrganizationsTable;
   users: UsersTable;
@@ -119,4 +151,7 @@ export interface Database {
   slugs: SlugsTable;
   usage_hourly: UsageHourlyTable;
   organization_quotas: OrganizationQuotasTable;
+  instances: InstancesTable;
+  presence: PresenceTable;
+  place_sessions: PlaceSessionsTable;
 }

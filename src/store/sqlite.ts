@@ -6,12 +6,13 @@
 import Database from 'better-sqlite3';
 import { Kysely } from 'kysely';
 import { conflictForColumns } from './constraints.ts';
-import { KyselyStore } from './kysely-store.ts';
+import type { StoreConnection } from '../domain/ports/store.ts';
+import { createKyselyStore } from './kysely-store.ts';
 import { groupCommitSqliteDialect } from './sqlite-driver.ts';
 import type { Database as Schema } from './schema.ts';
 
 /** `filename` is a path or `:memory:`. */
-export function openSqliteStore(filename: string): KyselyStore {
+export function openSqliteStore(filename: string): StoreConnection {
   const database = new Database(filename);
   // WAL lets readers proceed during a write; synchronous=FULL makes a
   // commit durable once it returns (NORMAL could lose the last commits on
@@ -22,7 +23,7 @@ export function openSqliteStore(filename: string): KyselyStore {
   database.pragma('busy_timeout = 5000');
   // Durable and fast: concurrent writes share one commit (see sqlite-driver.ts).
   const db = new Kysely<Schema>({ dialect: groupCommitSqliteDialect(database) });
-  return new KyselyStore(db, 'sqlite', translateSqliteError);
+  return createKyselyStore(db, 'sqlite', translateSqliteError);
 }
 
 /** Example message: `UNIQUE constraint failed: users.organization_id, users.email_lower`. */

@@ -8,65 +8,37 @@
  *   `queryParameters` applied;
  * - plain pages answering 404 (unknown) and 410 (closed or deleted);
  * - `/static/*`: the front end's files (public/), served from the repo;
- * - `/ws`: signalling and presence (see realtime/).
+ * - `/ws`: signalling and presence, served by the realtime hub it is given
+ *   (created and run by the composition root, see src/realtime/).
  *
- * It also creates this instance's realtime hub, starts the lifecycle
- * sweeper, and sets `ctx.events` so that domain commands (a v3 delete)
- * end meetings at once.
+ * Which link or slug can be entered is the domain's decision (places.ts).
  */
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { randomBytes } from 'node:crypto';
-import { hostname } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import type { Config } from '../config.ts';
 import type { DomainContext } from '../domain/context.ts';
-import { isUuidV4 } from '../domain/ids.ts';
-import { meetingState, type LiveContext } from '../domain/lifecycle.ts';
+import { meetingAtLink, placeAtSlug, slugAdmission } from '../domain/places.ts';
 import type { QueryParameters } from '../domain/types.ts';
-import { LocalBus, type Bus } from '../realtime/bus.ts';
-import { Hub, type HubOptions } from '../realtime/hub.ts';
 import { iceServersFor } from '../realtime/ice.ts';
-import { RedisBus } from '../realtime/redis-bus.ts';
+import type { Realtime } from '../realtime/realtime.ts';
 import { realtimeRoutes } from '../realtime/ws-route.ts';
 import { pageHeaders } from './headers.ts';
 import { plainPage, shellPage, type ShellSettings } from './pages.ts';
 import { pageStrings, pickLang, type Lang } from './strings.ts';
 
 const PUBLIC_DIR = fileURLToPath(new URL('../../public/', import.meta.url));
-const SLUG = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
-const SHORT_CODE = /^[0-9A-Za-z]{1,32}$/;
 
 export interface WebPluginOptions {
   ctx: DomainContext;
   config: Config;
-  /** Tuning for tests; production uses the defaults. */
-  realtime?: HubOptions & { pingIntervalMs?: number; instanceTtlMs?: number; instanceId?: string };
+  realtime: Realtime;
 }
 
 export async function webPlugin(app: FastifyInstance, opts: WebPluginOptions): Promise<void> {
-  const { ctx, config } = opts;
-  const tuning = opts.realtime ?? {};
-  const live: LiveContext = {
-    ...ctx,
-    instanceId: tuning.instanceId ?? `${hostname()}-${process.pid}-${randomBytes(4).toString('hex')}`,
-    instanceTtlMs: tuning.instanceTtlMs ?? 15_000,
-  };
-  let lastRedisWarning = 0;
-  const bus: Bus = config.redisUrl
-    ? new RedisBus(config.redisUrl, config.redisKeyPrefix, (error) => {
-        // ioredis reports every reconnect attempt; once a minute is enough to tell the operator.
-        if (Date.now() - lastRedisWarning < 60_000) return;
-        lastRedisWarning = Date.now();
-        app.log.warn({ err: error.message }, 'realtime: Redis unavailable; meetings across instances cannot connect until it is back');
-      })
-    : new LocalBus();
-  const hub = new Hub(live, bus, app.log, tuning);
-  ctx.events = hub;
-  app.addHook('onReady', async () => hub.start());
-  app.addHook('preClose', async () => hub.stop());
+  const { ctx, config, realtime } = opts;
 
-  await app.register(realtimeRoutes, { hub, pingIntervalMs: tuning.pingIntervalMs ?? 5000 });
+  await app.register(realtimeRoutes, { hub: realtime.hub, pingIntervalMs: realtime.pingIntervalMs });
   await app.register(fastifyStatic, {
     root: PUBLIC_DIR,
     prefix: '/static/',
@@ -99,18 +71,17 @@ export async function webPlugin(app: FastifyInstance, opts: WebPluginOptions): P
   };
 
   app.get<{ Params: { id: string } }>('/meetings/:id', { schema: { hide: true } }, async (request, reply) => {
-    const id = request.params.id.toLowerCase();
-    const meeting = isUuidV4(id) ? await ctx.store.live.findMeetingRecord({ id }) : undefined;
-    if (!meeting) return plain(request, reply, 404, 'notFound');
-    if (meetingState(meeting, ctx.now()) !== 'open') return plain(request, reply, 410, 'gone');
-    return shell(request, reply, { meetingId: meeting.id }, null);
+    const found = await meetingAtLink(ctx, { id: request.params.id });
+    if (!found) return plain(request, reply, 404, 'notFound');
+    if (found.state !== 'open') return plain(request, reply, 410, 'gone');
+    return shell(request, reply, { meetingId: found.meeting.id }, null);
   });
 
   app.get<{ Params: { code: string } }>('/m/:code', { schema: { hide: true } }, async (request, reply) => {
-    const code = request.params.code;
-    const meeting = SHORT_CODE.test(code) ? await ctx.store.live.findMeetingRecord({ shortCode: code }) : undefined;
-    if (!meeting) return plain(request, reply, 404, 'notFound');
-    if (meetingState(meeting, ctx.now()) !== 'open') return plain(request, reply, 410, 'gone');
+    const found = await meetingAtLink(ctx, { shortCode: request.params.code });
+    if (!found) return plain(request, reply, 404, 'notFound');
+    if (found.state !== 'open') return plain(request, reply, 410, 'gone');
+    const { meeting } = found;
     reply.header('referrer-policy', 'no-referrer');
     reply.header('cache-control', 'no-store');
     return reply.redirect(`/meetings/${meeting.id}${queryString(meeting.queryParameters, request.query)}`, 302);
@@ -118,11 +89,12 @@ export async function webPlugin(app: FastifyInstance, opts: WebPluginOptions): P
 
   app.get<{ Params: { slug: string } }>('/:slug', { schema: { hide: true } }, async (request, reply) => {
     const slug = request.params.slug;
-    const place = SLUG.test(slug) ? await ctx.store.live.findSlugPlace(slug) : undefined;
+    const place = await placeAtSlug(ctx, slug);
     if (!place) return plain(request, reply, 404, 'notFound');
-    if (place.kind === 'room') return shell(request, reply, { slug }, place.title);
-    if (place.kind === 'board' && place.isActive && !place.hasWaitingList) return shell(request, reply, { slug }, place.name);
-    // Queues and waiting-list boards: an honest plain page until the waiting list exists.
+    if (slugAdmission(place) === 'enter') return shell(request, reply, { slug }, place.kind === 'room' ? place.title : place.name);
+    // What is left are queues and boards (a room can always be entered); the check only narrows the type.
+    if (place.kind === 'room') return plain(request, reply, 404, 'notFound');
+    // Queues, waiting-list boards and inactive boards: an honest plain page until the waiting list exists.
     const lang = langOf(request);
     const s = pageStrings[lang];
     pageHeaders(reply, request, config.frameAncestors);

@@ -102,7 +102,7 @@ for (const storage of await testDatabases()) {
       const revoked = await issueKey(env.server.ctx, env.basic.organization);
       await revokeKey(env.server.ctx, revoked.key);
       assertProblem(await client(env.server.baseUrl, revoked).post('/v3/meeting', { json: { meetingId: id } }), 401, 'unauthorized');
-      assert.equal(await env.db.store.findMeetingById(id), undefined);
+      assert.equal(await env.db.store.live.findMeetingRecord({ id }), undefined);
     });
 
     it('accepts a key with a future expiry and refuses it once revoked', async () => {

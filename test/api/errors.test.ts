@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { Writable } from 'node:stream';
 import { describe, it } from 'node:test';
-import type { Store } from '../../src/store/store.ts';
+import type { StoreConnection } from '../../src/domain/ports/store.ts';
 import { testDatabases } from '../support/databases.ts';
 import { client, request, seedOrganization, startServer } from '../support/server.ts';
 import { assertCreated, assertProblem, uniqueSlug, useApi } from './harness.ts';
@@ -61,7 +61,7 @@ for (const storage of await testDatabases()) {
       const id = randomUUID();
       const json = await env.bas.post('/v3/meeting', { json: { meetingId: id, queryParameters: { pad: BIG } } });
       assertProblem(json, 413, 'payload-too-large');
-      assert.equal(await env.db.store.findMeetingById(id), undefined);
+      assert.equal(await env.db.store.live.findMeetingRecord({ id }), undefined);
       const slug = uniqueSlug();
       assertProblem(await env.med.post('/room', { form: { slug, title: BIG } }), 413, 'payload-too-large');
       assertProblem(await env.med.get(`/room/${slug}`), 404, 'not-found');
@@ -104,7 +104,7 @@ for (const storage of await testDatabases()) {
           if (property === 'listUsers') return async () => { throw new Error(secretSql); };
           return Reflect.get(target, property, receiver);
         },
-      }) as Store;
+      }) as StoreConnection;
       const lines: string[] = [];
       const stream = new Writable({ write(chunk, _enc, done) { lines.push(String(chunk)); done(); } });
       const server = await startServer(failing, {}, { logger: { level: 'info', stream } });

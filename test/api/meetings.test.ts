@@ -248,7 +248,7 @@ for (const storage of await testDatabases()) {
         assertProblem(await env.med.post('/v3/meeting', { json: { ownerEmail: ann().email, meetingId: id, type: 'bogus' } }), 400, 'validation-failed');
         assertProblem(await env.med.post('/v3/meeting', { json: { meetingId: id } }), 400, 'validation-failed');
         assertProblem(await env.med.get(`/v3/meeting/${id}`), 404, 'not-found');
-        assert.equal(await env.db.store.findMeetingById(id), undefined);
+        assert.equal(await env.db.store.live.findMeetingRecord({ id }), undefined);
         // The id is still free.
         assertCreated(await env.med.post('/v3/meeting', { json: { ownerEmail: ann().email, meetingId: id } }));
       });

@@ -12,11 +12,10 @@
 import assert from 'node:assert/strict';
 import { after, afterEach, before, describe, it } from 'node:test';
 import type { Browser, Page, WebSocketRoute } from 'playwright-core';
-import Fastify from 'fastify';
 import { randomUUID } from 'node:crypto';
-import type { DomainContext } from '../../src/domain/context.ts';
-import { retireInstance, type LiveContext } from '../../src/domain/lifecycle.ts';
-import { webPlugin } from '../../src/web/plugin.ts';
+import { liveContext, retireInstance } from '../../src/domain/lifecycle.ts';
+import { createLogger } from '../../src/logger.ts';
+import { createServer } from '../../src/server.ts';
 import { openTestDatabase, type TestDatabase } from '../support/databases.ts';
 import { client, seedOrganization, startServer, type Client, type TestServer } from '../support/server.ts';
 import {
@@ -419,13 +418,11 @@ describe('meeting pages in Chromium', { skip }, () => {
 
       // A restart: the old server says 1001, the pages find nobody for a
       // moment (1006), back off, and come back as new participants. The new
-      // one is the meeting front end alone (pages, signalling, sweeper), with
-      // an instance id known here so that it can be reaped below.
+      // server has an instance id known here so that it can be reaped below.
       await srv.close();
-      const ctx: DomainContext = { ...srv.ctx, store: db.store };
-      const live: LiveContext = { ...ctx, instanceId: `restarted-${randomUUID()}`, instanceTtlMs: 15_000 };
-      const app = Fastify({ logger: false });
-      await app.register(webPlugin, { ctx, config: srv.config, realtime: { instanceId: live.instanceId } });
+      const instanceId = `restarted-${randomUUID()}`;
+      const { app, ctx } = await createServer({ config: srv.config, store: db.store, logger: createLogger(srv.config, false), realtime: { instanceId } });
+      const live = liveContext(ctx, { instanceId, instanceTtlMs: 15_000 });
       await app.listen({ host: '127.0.0.1', port });
       srv = { ...srv, app, close: () => app.close() };
       for (const p of [ann, bob]) {

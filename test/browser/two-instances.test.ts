@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Browser } from 'playwright-core';
 import { openStore } from '../../src/store/open.ts';
-import type { Store } from '../../src/store/store.ts';
+import type { StoreConnection as Store } from '../../src/domain/ports/store.ts';
 import { openTestDatabase, postgresSkipReason, type TestDatabase } from '../support/databases.ts';
 import { deletePrefix, redisSkipReason, TEST_REDIS_URL, uniquePrefix } from '../support/redis.ts';
 import { client, seedOrganization, startServer, type TestServer } from '../support/server.ts';

@@ -8,15 +8,15 @@ import assert from 'node:assert/strict';
 import { afterEach, beforeEach, describe, it } from 'node:test';
 import { loadConfig, type Config } from '../../src/config.ts';
 import type { DomainContext } from '../../src/domain/context.ts';
+import type { StoreConnection as Store } from '../../src/domain/ports/store.ts';
 import { setOrganizationQuota } from '../../src/domain/usage.ts';
-import { buildApp } from '../../src/http/app.ts';
-import { limitsGuard } from '../../src/http/plugins/limits.ts';
 import { createLimits, type Limits } from '../../src/limits/limits.ts';
-import { withLookupCache } from '../../src/limits/lookup-cache.ts';
-import type { Store } from '../../src/store/store.ts';
+import { createLogger } from '../../src/logger.ts';
+import { createServer } from '../../src/server.ts';
 import { testDatabases, type TestDatabase } from '../support/databases.ts';
 import { closedPort, deletePrefix, redisSkipReason, TEST_REDIS_URL, uniquePrefix } from '../support/redis.ts';
 import { seedOrganization, type SeededOrganization } from '../support/server.ts';
+import { operatorActor } from '../../src/domain/actors.ts';
 
 interface Limited {
   base: string;
@@ -24,8 +24,8 @@ interface Limited {
   ctx: DomainContext;
   limits: Limits;
   warnings: string[];
-  /** findApiKey calls that reached the database (below the lookup cache) and that auth made at all (above it). */
-  lookups: { findApiKey: number; attempts: number };
+  /** findApiKey calls that reached the database (below the lookup cache). */
+  lookups: { findApiKey: number };
   shuttingDown: { value: boolean };
   /** While set, key lookups that reach the database throw, as with the database down. */
   databaseDown: { value: boolean };
@@ -63,24 +63,23 @@ function counting(
 async function startLimited(store: Store, env: Record<string, string> = {}, lookupDelayMs = 0): Promise<Limited> {
   const config: Config = loadConfig({ API_SECRET_PEPPER: 'test-pepper', LOG_LEVEL: 'silent', ...env });
   const warnings: string[] = [];
-  const lookups = { findApiKey: 0, attempts: 0 };
+  const lookups = { findApiKey: 0 };
   const shuttingDown = { value: false };
   const databaseDown = { value: false };
   const limits = await createLimits({ config, store, warn: (m) => warnings.push(m) });
-  const apiStore = counting(withLookupCache(counting(store, lookups, 'findApiKey', lookupDelayMs, databaseDown), config.apiKeyCacheSeconds * 1000), lookups, 'attempts');
-  const app = await buildApp({
+  const { app, ctx } = await createServer({
     config,
-    store: apiStore,
-    logger: false,
-    authGuard: limitsGuard(limits, apiStore),
-    health: { limits, isShuttingDown: () => shuttingDown.value },
+    store: counting(store, lookups, 'findApiKey', lookupDelayMs, databaseDown),
+    logger: createLogger(config, false),
+    limits,
+    isShuttingDown: () => shuttingDown.value,
   });
   await app.listen({ host: '127.0.0.1', port: 0 });
   const { port } = app.server.address() as { port: number };
   return {
     base: `http://127.0.0.1:${port}`,
     app,
-    ctx: { store, now: () => new Date(), publicUrl: config.publicUrl, idleCloseSeconds: 900, secretPepper: 'test-pepper' },
+    ctx,
     limits,
     warnings,
     lookups,
@@ -166,7 +165,7 @@ for (const database of await testDatabases()) {
 
     it('refuses with a distinct quota_exceeded problem when the organization quota is spent', async () => {
       const s = await start({ RATE_LIMIT_PER_MINUTE: '100' });
-      await setOrganizationQuota(s.ctx, org.organization, { hourly: 2, daily: 10 });
+      await setOrganizationQuota(s.ctx, operatorActor(org.organization), { hourly: 2, daily: 10 });
       assert.equal((await get(`${s.base}/api/v3/organizations`, org.headers)).status, 200);
       assert.equal((await get(`${s.base}/api/v2/organizations`, org.headers)).status, 200);
       const refused = await get(`${s.base}/api/v3/organizations`, org.headers);

@@ -6,7 +6,8 @@
 import assert from 'node:assert/strict';
 import { it } from 'node:test';
 import type { Limiter } from '../../src/limits/limiter.ts';
-import { NO_QUOTA, type OrganizationQuota } from '../../src/domain/usage.ts';
+import type { OrganizationQuota } from '../../src/domain/types.ts';
+import { NO_QUOTA } from '../../src/domain/usage.ts';
 
 export interface LimiterFixture {
   limiter: Limiter;

@@ -7,11 +7,13 @@ import { randomUUID } from 'node:crypto';
 import { afterEach, beforeEach, describe, it } from 'node:test';
 import { setOrganizationQuota, usageReport } from '../../src/domain/usage.ts';
 import { ValidationError } from '../../src/domain/errors.ts';
+import { createContext } from '../../src/context.ts';
 import type { DomainContext } from '../../src/domain/context.ts';
 import type { Organization } from '../../src/domain/types.ts';
 import { UsageRecorder } from '../../src/limits/usage-recorder.ts';
-import type { Store } from '../../src/store/store.ts';
+import type { StoreConnection as Store } from '../../src/domain/ports/store.ts';
 import { testDatabases, type TestDatabase } from '../support/databases.ts';
+import { operatorActor } from '../../src/domain/actors.ts';
 
 const H = 3_600_000;
 const T0 = Date.UTC(2024, 4, 6, 10, 15);
@@ -28,7 +30,7 @@ for (const database of await testDatabases()) {
       store = db.store;
       org = { id: randomUUID(), name: 'Acme', slug: `acme-${randomUUID().slice(0, 8)}`, type: 'basic', createdAt: new Date(T0) };
       await store.insertOrganization(org);
-      ctx = { store, now: () => new Date(T0), publicUrl: 'http://x', idleCloseSeconds: 900, secretPepper: 'p' };
+      ctx = await createContext({ databaseUrl: db.url, publicUrl: 'http://x', idleCloseSeconds: 900, secretPepper: 'p' }, { store, now: () => new Date(T0) });
     });
     afterEach(() => db.dispose());
 
@@ -57,12 +59,12 @@ for (const database of await testDatabases()) {
 
     it('stores, changes and clears quotas, and refuses nonsense values', async () => {
       assert.equal(await store.findOrganizationQuota(org.id), undefined);
-      assert.deepEqual(await setOrganizationQuota(ctx, org, { hourly: 100, daily: 1000 }), { hourly: 100, daily: 1000 });
-      assert.deepEqual(await setOrganizationQuota(ctx, org, { daily: 500 }), { hourly: 100, daily: 500 });
-      assert.deepEqual(await setOrganizationQuota(ctx, org, { hourly: null }), { hourly: null, daily: 500 });
+      assert.deepEqual(await setOrganizationQuota(ctx, operatorActor(org), { hourly: 100, daily: 1000 }), { hourly: 100, daily: 1000 });
+      assert.deepEqual(await setOrganizationQuota(ctx, operatorActor(org), { daily: 500 }), { hourly: 100, daily: 500 });
+      assert.deepEqual(await setOrganizationQuota(ctx, operatorActor(org), { hourly: null }), { hourly: null, daily: 500 });
       assert.deepEqual(await store.findOrganizationQuota(org.id), { hourly: null, daily: 500 });
-      await assert.rejects(setOrganizationQuota(ctx, org, { hourly: 0 }), ValidationError);
-      await assert.rejects(setOrganizationQuota(ctx, org, { daily: 1.5 }), ValidationError);
+      await assert.rejects(setOrganizationQuota(ctx, operatorActor(org), { hourly: 0 }), ValidationError);
+      await assert.rejects(setOrganizationQuota(ctx, operatorActor(org), { daily: 1.5 }), ValidationError);
       assert.deepEqual(await store.findOrganizationQuota(org.id), { hourly: null, daily: 500 }, 'refused changes change nothing');
     });
 
@@ -73,7 +75,7 @@ for (const database of await testDatabases()) {
         { apiKeyId: 'k1', organizationId: org.id, hourStart: hour - 2 * H, requests: 4 },
         { apiKeyId: 'k1', organizationId: org.id, hourStart: hour - 24 * H, requests: 10 },
       ]);
-      const report = await usageReport(ctx, org, 2);
+      const report = await usageReport(ctx, operatorActor(org), 2);
       assert.equal(report.currentHour.requests, 3);
       assert.equal(report.currentDay.requests, 7);
       assert.deepEqual(report.days.map((d) => d.requests), [7, 10]);

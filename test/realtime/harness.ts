@@ -1,46 +1,47 @@
 /**
  * @module test/realtime/harness
- * A Foyer front end (the web plugin alone: pages, static files, signalling,
- * sweeper) on a bare Fastify listening on loopback, with realtime tuning a
- * test can shorten; plus an organization to create meetings in.
+ * A Foyer server (the same wiring as `npm start`, without request limits)
+ * listening on loopback, with realtime tuning a test can shorten; plus an
+ * organization to create meetings in.
  */
-import Fastify from 'fastify';
 import { randomUUID } from 'node:crypto';
 import { loadConfig, type Config } from '../../src/config.ts';
+import { operatorActor, type Actor } from '../../src/domain/actors.ts';
 import type { DomainContext } from '../../src/domain/context.ts';
 import { createOrganization } from '../../src/domain/organizations.ts';
+import type { StoreConnection } from '../../src/domain/ports/store.ts';
 import type { Organization } from '../../src/domain/types.ts';
-import type { Store } from '../../src/store/store.ts';
-import { webPlugin, type WebPluginOptions } from '../../src/web/plugin.ts';
+import { createLogger } from '../../src/logger.ts';
+import type { RealtimeTuning } from '../../src/realtime/realtime.ts';
+import { createServer } from '../../src/server.ts';
 
 export interface FrontEnd {
   origin: string;
   ctx: DomainContext;
   config: Config;
   org: Organization;
+  /** The operator acting for `org`, to create meetings and rooms with. */
+  operator: Actor;
   close(): Promise<void>;
 }
 
 export async function startFrontEnd(
-  store: Store,
-  options: { env?: Record<string, string>; realtime?: WebPluginOptions['realtime']; org?: Organization } = {},
+  store: StoreConnection,
+  options: { env?: Record<string, string>; realtime?: RealtimeTuning; org?: Organization } = {},
 ): Promise<FrontEnd> {
-  const config = loadConfig({ LOG_LEVEL: 'silent', IDLE_CLOSE_SECONDS: '60', ...options.env });
-  const ctx: DomainContext = {
+  const config = loadConfig({ LOG_LEVEL: 'silent', IDLE_CLOSE_SECONDS: '60', API_SECRET_PEPPER: 'test', ...options.env });
+  const { app, ctx } = await createServer({
+    config,
     store,
-    now: () => new Date(),
-    publicUrl: config.publicUrl,
-    idleCloseSeconds: config.idleCloseSeconds,
-    secretPepper: 'test',
-  };
-  const app = Fastify({ logger: false });
-  await app.register(webPlugin, { ctx, config, realtime: { pingIntervalMs: 500, ...options.realtime } });
+    logger: createLogger(config, false),
+    realtime: { pingIntervalMs: 500, ...options.realtime },
+  });
   await app.listen({ host: '127.0.0.1', port: 0 });
   const address = app.server.address();
   if (!address || typeof address !== 'object') throw new Error('no address');
   const org =
     options.org ?? (await createOrganization(ctx, { name: 'Acme', type: 'basic', slug: `acme-${randomUUID().slice(0, 8)}` }));
-  return { origin: `http://127.0.0.1:${address.port}`, ctx, config, org, close: () => app.close() };
+  return { origin: `http://127.0.0.1:${address.port}`, ctx, config, org, operator: operatorActor(org), close: () => app.close() };
 }
 
 export async function waitFor(check: () => Promise<boolean> | boolean, timeoutMs = 5000, what = 'condition'): Promise<void> {

@@ -7,22 +7,16 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { afterEach, beforeEach, describe, it } from 'node:test';
-import {
-  enterPlace,
-  leavePlace,
-  meetingState,
-  participantsOf,
-  retireInstance,
-  sweep,
-  type Joiner,
-  type LiveContext,
-} from '../../src/domain/lifecycle.ts';
+import { createContext } from '../../src/context.ts';
+import { liveContext, meetingState, retireInstance, sweep, type LiveContext } from '../../src/domain/lifecycle.ts';
+import { enterPlace, leavePlace, participantsOf, type Joiner } from '../../src/domain/places.ts';
 import { createMeeting, deleteMeeting } from '../../src/domain/meetings.ts';
 import { createOrganization } from '../../src/domain/organizations.ts';
 import { createRoom } from '../../src/domain/rooms.ts';
 import { createSpace, updateSpace } from '../../src/domain/spaces.ts';
 import type { Organization } from '../../src/domain/types.ts';
 import { testDatabases, type TestDatabase } from '../support/databases.ts';
+import { operatorActor } from '../../src/domain/actors.ts';
 
 const IDLE_S = 60;
 const TTL_MS = 10_000;
@@ -33,15 +27,14 @@ for (const database of await testDatabases()) {
     let db: TestDatabase;
     let clock: number;
     let org: Organization;
-    const instance = (instanceId: string): LiveContext => ({
-      store: db.store,
-      now: () => new Date(clock),
-      publicUrl: 'http://localhost:3000',
-      idleCloseSeconds: IDLE_S,
-      secretPepper: 'test',
-      instanceId,
-      instanceTtlMs: TTL_MS,
-    });
+    const instance = async (instanceId: string): Promise<LiveContext> =>
+      liveContext(
+        await createContext(
+          { databaseUrl: db.url, publicUrl: 'http://localhost:3000', idleCloseSeconds: IDLE_S, secretPepper: 'test' },
+          { store: db.store, now: () => new Date(clock) },
+        ),
+        { instanceId, instanceTtlMs: TTL_MS },
+      );
     let a: LiveContext;
     let b: LiveContext;
     const joiner = (name = 'Ann'): Joiner => ({ id: randomUUID(), displayName: name, audio: true, video: true, screen: false });
@@ -50,8 +43,8 @@ for (const database of await testDatabases()) {
     beforeEach(async () => {
       db = await database.open();
       clock = T0;
-      a = instance('instance-a');
-      b = instance('instance-b');
+      a = await instance('instance-a');
+      b = await instance('instance-b');
       org = await createOrganization(a, { name: 'Acme', type: 'basic', slug: `acme-${randomUUID().slice(0, 8)}` });
       await sweep(a);
       await sweep(b);
@@ -61,7 +54,7 @@ for (const database of await testDatabases()) {
     });
 
     it('closes a meeting nobody joined once the idle time after creation has passed, exactly once', async () => {
-      const meeting = await createMeeting(a, org, {});
+      const meeting = await createMeeting(a, operatorActor(org), {});
       assert.equal(meeting.closesAt?.getTime(), T0 + IDLE_S * 1000);
       clock = T0 + IDLE_S * 1000 - 1;
       assert.deepEqual((await sweep(a)).closed, []);
@@ -75,14 +68,14 @@ for (const database of await testDatabases()) {
     });
 
     it('counts a meeting past its deadline as closed before any sweeper ran, and refuses to join it', async () => {
-      const meeting = await createMeeting(a, org, {});
+      const meeting = await createMeeting(a, operatorActor(org), {});
       clock = T0 + IDLE_S * 1000 + 5;
       assert.equal(meetingState(await meetingOf(meeting.id), new Date(clock)), 'closed');
       assert.deepEqual(await enterPlace(a, { meetingId: meeting.id }, joiner()), { ok: false, reason: 'closed' });
     });
 
     it('keeps a meeting open while anyone is present and closes it the idle time after the last one left', async () => {
-      const meeting = await createMeeting(a, org, {});
+      const meeting = await createMeeting(a, operatorActor(org), {});
       clock += 5_000;
       const ann = joiner('Ann');
       const bob = joiner('Bob');
@@ -115,7 +108,7 @@ for (const database of await testDatabases()) {
     });
 
     it('lets someone rejoin during the idle time, which clears the deadline again', async () => {
-      const meeting = await createMeeting(a, org, {});
+      const meeting = await createMeeting(a, operatorActor(org), {});
       const ann = joiner();
       await enterPlace(a, { meetingId: meeting.id }, ann);
       await leavePlace(a, ann.id);
@@ -128,7 +121,7 @@ for (const database of await testDatabases()) {
     });
 
     it('never closes an isInfinite meeting, with or without participants', async () => {
-      const meeting = await createMeeting(a, org, { isInfinite: true });
+      const meeting = await createMeeting(a, operatorActor(org), { isInfinite: true });
       assert.equal(meeting.closesAt, null);
       clock += IDLE_S * 1000 * 10;
       assert.deepEqual((await sweep(a)).closed, []);
@@ -144,13 +137,13 @@ for (const database of await testDatabases()) {
     it('refuses to join unknown, malformed and deleted meetings', async () => {
       assert.deepEqual(await enterPlace(a, { meetingId: randomUUID() }, joiner()), { ok: false, reason: 'not_found' });
       assert.deepEqual(await enterPlace(a, { meetingId: 'not-a-uuid' }, joiner()), { ok: false, reason: 'not_found' });
-      const meeting = await createMeeting(a, org, {});
-      await deleteMeeting(a, org, meeting.id);
+      const meeting = await createMeeting(a, operatorActor(org), {});
+      await deleteMeeting(a, operatorActor(org), meeting.id);
       assert.deepEqual(await enterPlace(a, { meetingId: meeting.id }, joiner()), { ok: false, reason: 'deleted' });
     });
 
     it('notices a crashed instance and starts the idle time from its last heartbeat', async () => {
-      const meeting = await createMeeting(a, org, {});
+      const meeting = await createMeeting(a, operatorActor(org), {});
       const ann = joiner();
       await enterPlace(b, { meetingId: meeting.id }, ann);
       const lastBeat = clock;
@@ -167,18 +160,18 @@ for (const database of await testDatabases()) {
     });
 
     it('closes meetings left behind by an instance that never came back, on restart', async () => {
-      const meeting = await createMeeting(a, org, {});
+      const meeting = await createMeeting(a, operatorActor(org), {});
       await enterPlace(a, { meetingId: meeting.id }, joiner());
       // Everything stops; a new process starts long after.
       clock += IDLE_S * 1000 * 3;
-      const restarted = instance('instance-c');
+      const restarted = await instance('instance-c');
       const first = await sweep(restarted);
       assert.deepEqual(first.closed, [{ kind: 'meeting', id: meeting.id }]);
       assert.equal(meetingState(await meetingOf(meeting.id), new Date(clock)), 'closed');
     });
 
     it('releases every participant of an instance that shuts down cleanly', async () => {
-      const meeting = await createMeeting(a, org, {});
+      const meeting = await createMeeting(a, operatorActor(org), {});
       await enterPlace(a, { meetingId: meeting.id }, joiner());
       await enterPlace(a, { meetingId: meeting.id }, joiner());
       assert.deepEqual(await retireInstance(a), [{ kind: 'meeting', id: meeting.id }]);
@@ -186,7 +179,7 @@ for (const database of await testDatabases()) {
     });
 
     it('never leaves a deadline on a meeting someone is joining while the last one leaves', async () => {
-      const meeting = await createMeeting(a, org, {});
+      const meeting = await createMeeting(a, operatorActor(org), {});
       let present = joiner();
       await enterPlace(a, { meetingId: meeting.id }, present);
       for (let i = 0; i < 15; i++) {
@@ -199,7 +192,7 @@ for (const database of await testDatabases()) {
     });
 
     it('gives a room a session per period of use: the next visitor after the idle time starts a fresh one', async () => {
-      const room = await createRoom(a, org, { slug: `room-${randomUUID().slice(0, 8)}`, title: 'Front desk' });
+      const room = await createRoom(a, operatorActor(org), { slug: `room-${randomUUID().slice(0, 8)}`, title: 'Front desk' });
       const ann = joiner();
       const first = await enterPlace(a, { slug: room.slug }, ann);
       assert.ok(first.ok);
@@ -229,7 +222,7 @@ for (const database of await testDatabases()) {
     });
 
     it('starts one session when two first visitors arrive at once', async () => {
-      const room = await createRoom(a, org, { slug: `room-${randomUUID().slice(0, 8)}` });
+      const room = await createRoom(a, operatorActor(org), { slug: `room-${randomUUID().slice(0, 8)}` });
       const results = await Promise.all([1, 2, 3, 4].map((i) => enterPlace(i % 2 ? a : b, { slug: room.slug }, joiner())));
       const places = new Set(results.map((r) => (r.ok ? r.place.id : 'refused')));
       assert.equal(places.size, 1);
@@ -237,13 +230,13 @@ for (const database of await testDatabases()) {
     });
 
     it('opens boards without a waiting list like rooms and refuses queues, waiting-list boards and inactive boards', async () => {
-      const open = await createSpace(a, org, 'board', { name: 'Walk-in', slug: `walk-${randomUUID().slice(0, 8)}`, hasWaitingList: false });
+      const open = await createSpace(a, operatorActor(org), 'board', { name: 'Walk-in', slug: `walk-${randomUUID().slice(0, 8)}`, hasWaitingList: false });
       assert.equal((await enterPlace(a, { slug: open.slug }, joiner())).ok, true);
-      await updateSpace(a, org, 'board', open.id, { isActive: false });
+      await updateSpace(a, operatorActor(org), 'board', open.id, { isActive: false });
       assert.deepEqual(await enterPlace(a, { slug: open.slug }, joiner()), { ok: false, reason: 'inactive' });
-      const waiting = await createSpace(a, org, 'board', { name: 'Clinic', slug: `wait-${randomUUID().slice(0, 8)}` });
+      const waiting = await createSpace(a, operatorActor(org), 'board', { name: 'Clinic', slug: `wait-${randomUUID().slice(0, 8)}` });
       assert.deepEqual(await enterPlace(a, { slug: waiting.slug }, joiner()), { ok: false, reason: 'waiting_list' });
-      const queue = await createSpace(a, org, 'queue', { name: 'Queue', slug: `queue-${randomUUID().slice(0, 8)}` });
+      const queue = await createSpace(a, operatorActor(org), 'queue', { name: 'Queue', slug: `queue-${randomUUID().slice(0, 8)}` });
       assert.deepEqual(await enterPlace(a, { slug: queue.slug }, joiner()), { ok: false, reason: 'waiting_list' });
       assert.deepEqual(await enterPlace(a, { slug: 'no-such-room' }, joiner()), { ok: false, reason: 'not_found' });
     });

@@ -13,6 +13,7 @@ import { createSpace } from '../../src/domain/spaces.ts';
 import { openTestDatabase, type TestDatabase } from '../support/databases.ts';
 import { client, seedOrganization, startServer, type Client, type SeededOrganization, type TestServer } from '../support/server.ts';
 import { TestClient } from './ws-client.ts';
+import { operatorActor } from '../../src/domain/actors.ts';
 
 describe('meeting pages', () => {
   let db: TestDatabase;
@@ -77,7 +78,7 @@ describe('meeting pages', () => {
     assert.equal((await get(new URL(deleted.body.redirectUrl).pathname)).status, 410);
 
     const longAgo = new Date(Date.now() - 3600_000);
-    const closed = await createMeeting({ ...server.ctx, now: () => longAgo }, seeded.organization, {});
+    const closed = await createMeeting({ ...server.ctx, now: () => longAgo }, operatorActor(seeded.organization), {});
     const response = await get(`/meetings/${closed.id}`);
     assert.equal(response.status, 410);
     assert.match(await response.text(), /ended/);
@@ -101,7 +102,7 @@ describe('meeting pages', () => {
   });
 
   it('serves rooms and boards without a waiting list as meeting places, and a plain page for queues', async () => {
-    const room = await createRoom(server.ctx, seeded.organization, { slug: `desk-${randomUUID().slice(0, 6)}`, title: 'Front <desk>' });
+    const room = await createRoom(server.ctx, operatorActor(seeded.organization), { slug: `desk-${randomUUID().slice(0, 6)}`, title: 'Front <desk>' });
     const roomPage = await get(`/${room.slug}`);
     assert.equal(roomPage.status, 200);
     const html = await roomPage.text();
@@ -109,9 +110,9 @@ describe('meeting pages', () => {
     assert.ok(html.includes('<title>Front &#60;desk&#62; · Foyer</title>'));
     assert.ok(html.includes('Front \\u003cdesk>'), 'JSON settings cannot close the script element');
 
-    const board = await createSpace(server.ctx, seeded.organization, 'board', { name: 'Walk-in', slug: `walk-${randomUUID().slice(0, 6)}`, hasWaitingList: false });
+    const board = await createSpace(server.ctx, operatorActor(seeded.organization), 'board', { name: 'Walk-in', slug: `walk-${randomUUID().slice(0, 6)}`, hasWaitingList: false });
     assert.ok((await (await get(`/${board.slug}`)).text()).includes(`"slug":"${board.slug}"`));
-    const queue = await createSpace(server.ctx, seeded.organization, 'queue', { name: 'Queue', slug: `queue-${randomUUID().slice(0, 6)}` });
+    const queue = await createSpace(server.ctx, operatorActor(seeded.organization), 'queue', { name: 'Queue', slug: `queue-${randomUUID().slice(0, 6)}` });
     const queuePage = await get(`/${queue.slug}`);
     assert.equal(queuePage.status, 200);
     assert.match(await queuePage.text(), /waiting list/);
@@ -133,7 +134,7 @@ describe('meeting pages', () => {
   });
 
   it('keeps a meeting open while its participants are connected through the real app', async () => {
-    const meeting = await createMeeting(server.ctx, seeded.organization, {});
+    const meeting = await createMeeting(server.ctx, operatorActor(seeded.organization), {});
     const ann = await TestClient.connect(server.origin);
     await ann.join({ meetingId: meeting.id }, 'Ann');
     assert.equal((await db.store.live.findMeetingRecord({ id: meeting.id }))?.closesAt, null);

@@ -12,6 +12,7 @@ import { createRoom } from '../../src/domain/rooms.ts';
 import { openTestDatabase, type TestDatabase } from '../support/databases.ts';
 import { startFrontEnd, waitFor, type FrontEnd } from './harness.ts';
 import { TestClient } from './ws-client.ts';
+import { operatorActor } from '../../src/domain/actors.ts';
 
 describe('signalling over /ws', () => {
   let db: TestDatabase;
@@ -24,7 +25,7 @@ describe('signalling over /ws', () => {
   };
   /** A new meeting with one joined client per name, returned once the first one sees them all. */
   const meetingWith = async (...names: string[]) => {
-    const meeting = await createMeeting(fe.ctx, fe.org, {});
+    const meeting = await createMeeting(fe.ctx, operatorActor(fe.org), {});
     const people: TestClient[] = [];
     for (const name of names) {
       const c = await connect();
@@ -46,7 +47,7 @@ describe('signalling over /ws', () => {
   });
 
   it('tells each participant who is present and relays offers, answers and ICE candidates between them', async () => {
-    const meeting = await createMeeting(fe.ctx, fe.org, {});
+    const meeting = await createMeeting(fe.ctx, operatorActor(fe.org), {});
     const ann = await connect();
     const welcomeAnn = await ann.join({ meetingId: meeting.id }, 'Ann');
     assert.equal(welcomeAnn.type, 'welcome');
@@ -78,8 +79,8 @@ describe('signalling over /ws', () => {
   });
 
   it('never relays to a participant of another meeting', async () => {
-    const one = await createMeeting(fe.ctx, fe.org, {});
-    const two = await createMeeting(fe.ctx, fe.org, {});
+    const one = await createMeeting(fe.ctx, operatorActor(fe.org), {});
+    const two = await createMeeting(fe.ctx, operatorActor(fe.org), {});
     const ann = await connect();
     const annWelcome = await ann.join({ meetingId: one.id }, 'Ann');
     const eve = await connect();
@@ -125,19 +126,19 @@ describe('signalling over /ws', () => {
     assert.equal((await c1.join({ meetingId: randomUUID() }, 'Ann')).code, 'not_found');
     assert.equal(await c1.closed, 4404);
 
-    const deleted = await createMeeting(fe.ctx, fe.org, {});
-    await deleteMeeting(fe.ctx, fe.org, deleted.id);
+    const deleted = await createMeeting(fe.ctx, operatorActor(fe.org), {});
+    await deleteMeeting(fe.ctx, operatorActor(fe.org), deleted.id);
     const c2 = await connect();
     assert.equal((await c2.join({ meetingId: deleted.id }, 'Ann')).code, 'deleted');
     assert.equal(await c2.closed, 4410);
 
     const past = new Date(Date.now() - 61_000);
-    const closed = await createMeeting({ ...fe.ctx, now: () => past }, fe.org, {});
+    const closed = await createMeeting({ ...fe.ctx, now: () => past }, operatorActor(fe.org), {});
     const c3 = await connect();
     assert.equal((await c3.join({ meetingId: closed.id }, 'Ann')).code, 'closed');
     assert.equal(await c3.closed, 4410);
 
-    const open = await createMeeting(fe.ctx, fe.org, {});
+    const open = await createMeeting(fe.ctx, operatorActor(fe.org), {});
     const c4 = await connect();
     assert.equal((await c4.join({ meetingId: open.id }, '   ')).code, 'bad_name');
     const c5 = await connect();
@@ -170,7 +171,7 @@ describe('signalling over /ws', () => {
   });
 
   it('notices a connection that stops answering pings within seconds', async () => {
-    const meeting = await createMeeting(fe.ctx, fe.org, {});
+    const meeting = await createMeeting(fe.ctx, operatorActor(fe.org), {});
     const ann = await connect();
     await ann.join({ meetingId: meeting.id }, 'Ann');
     const ghost = await connect({ autoPong: false });
@@ -182,17 +183,17 @@ describe('signalling over /ws', () => {
   });
 
   it('ends the meeting for everyone in it when it is deleted', async () => {
-    const meeting = await createMeeting(fe.ctx, fe.org, {});
+    const meeting = await createMeeting(fe.ctx, operatorActor(fe.org), {});
     const ann = await connect();
     await ann.join({ meetingId: meeting.id }, 'Ann');
-    await deleteMeeting(fe.ctx, fe.org, meeting.id);
+    await deleteMeeting(fe.ctx, operatorActor(fe.org), meeting.id);
     // This harness's ctx has the hub as its events listener, as the app's has.
     assert.deepEqual(await ann.next((m) => m.type === 'ended', 1000), { type: 'ended', reason: 'deleted' });
     assert.equal(await ann.closed, 4410);
   });
 
   it('puts room visitors in the room session together', async () => {
-    const room = await createRoom(fe.ctx, fe.org, { slug: `desk-${randomUUID().slice(0, 8)}`, title: 'Desk' });
+    const room = await createRoom(fe.ctx, operatorActor(fe.org), { slug: `desk-${randomUUID().slice(0, 8)}`, title: 'Desk' });
     const ann = await connect();
     const welcome = await ann.join({ slug: room.slug }, 'Ann');
     assert.deepEqual(welcome.place, { kind: 'room', title: 'Desk' });

@@ -10,11 +10,12 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { createMeeting, deleteMeeting } from '../../src/domain/meetings.ts';
 import { openStore } from '../../src/store/open.ts';
-import type { Store } from '../../src/store/store.ts';
+import type { StoreConnection as Store } from '../../src/domain/ports/store.ts';
 import { openTestDatabase, postgresSkipReason, type TestDatabase } from '../support/databases.ts';
 import { deletePrefix, redisSkipReason, TEST_REDIS_URL, uniquePrefix } from '../support/redis.ts';
 import { startFrontEnd, type FrontEnd } from './harness.ts';
 import { TestClient } from './ws-client.ts';
+import { operatorActor } from '../../src/domain/actors.ts';
 
 const skip = (await postgresSkipReason()) ?? (await redisSkipReason());
 
@@ -49,7 +50,7 @@ describe('two instances on one PostgreSQL and one Redis', { skip }, () => {
   });
 
   it('shows participants on different instances to each other and relays their signalling', async () => {
-    const meeting = await createMeeting(one.ctx, one.org, {});
+    const meeting = await createMeeting(one.ctx, operatorActor(one.org), {});
     const ann = await connect(one);
     const annWelcome = await ann.join({ meetingId: meeting.id }, 'Ann');
     const bob = await connect(two);
@@ -78,19 +79,19 @@ describe('two instances on one PostgreSQL and one Redis', { skip }, () => {
   });
 
   it('ends a meeting deleted through one instance for participants on the other at once', async () => {
-    const meeting = await createMeeting(one.ctx, one.org, {});
+    const meeting = await createMeeting(one.ctx, operatorActor(one.org), {});
     const ann = await connect(one);
     await ann.join({ meetingId: meeting.id }, 'Ann');
     const started = Date.now();
     // Deleted through instance two's domain context (what its v3 DELETE does).
-    await deleteMeeting(two.ctx, two.org, meeting.id);
+    await deleteMeeting(two.ctx, operatorActor(two.org), meeting.id);
     assert.deepEqual(await ann.next((m) => m.type === 'ended', 1500), { type: 'ended', reason: 'deleted' });
     assert.equal(await ann.closed, 4410);
     assert.ok(Date.now() - started < 1500);
   });
 
   it('takes the participants of an instance that goes away out of everyone\'s list', async () => {
-    const meeting = await createMeeting(one.ctx, one.org, {});
+    const meeting = await createMeeting(one.ctx, operatorActor(one.org), {});
     const ann = await connect(one);
     await ann.join({ meetingId: meeting.id }, 'Ann');
     const extra = await startFrontEnd(secondStore, {

@@ -15,7 +15,7 @@ import { join } from 'node:path';
 import pg from 'pg';
 import { openStore } from '../../src/store/open.ts';
 import { withDefaultUser } from '../../src/store/postgres.ts';
-import type { Store } from '../../src/store/store.ts';
+import type { StoreConnection } from '../../src/domain/ports/store.ts';
 
 export type DatabaseKind = 'sqlite' | 'postgres';
 
@@ -23,7 +23,7 @@ export interface TestDatabase {
   /** DATABASE_URL of this database. */
   url: string;
   /** Open and migrated. */
-  store: Store;
+  store: StoreConnection;
   /** Closes the store and removes the database. */
   dispose(): Promise<void>;
 }
@@ -78,7 +78,7 @@ export async function testDatabases(): Promise<TestDatabaseFactory[]> {
 export async function openTestDatabase(kind: DatabaseKind): Promise<TestDatabase> {
   const fresh: FreshDatabaseUrl =
     kind === 'sqlite' ? { url: 'sqlite::memory:', dispose: async () => {} } : await freshDatabaseUrl('postgres');
-  let store: Store;
+  let store: StoreConnection;
   try {
     store = await openStore(fresh.url, { migrate: true });
   } catch (error) {

@@ -7,12 +7,15 @@
  */
 import type { FastifyInstance } from 'fastify';
 import { loadConfig, type Config } from '../../src/config.ts';
+import { operatorActor } from '../../src/domain/actors.ts';
 import type { DomainContext } from '../../src/domain/context.ts';
-import { createApiKey, revokeApiKey } from '../../src/domain/keys.ts';
+import { createApiKey, keyOrganization, revokeApiKey } from '../../src/domain/keys.ts';
 import { addUser, createOrganization } from '../../src/domain/organizations.ts';
+import type { StoreConnection } from '../../src/domain/ports/store.ts';
 import type { ApiKey, Organization, OrganizationType, User } from '../../src/domain/types.ts';
-import { buildApp } from '../../src/http/app.ts';
-import type { Store } from '../../src/store/store.ts';
+import { createLogger, type LoggerSetting } from '../../src/logger.ts';
+import type { RealtimeTuning } from '../../src/realtime/realtime.ts';
+import { createServer } from '../../src/server.ts';
 
 export const TEST_PUBLIC_URL = 'http://meet.foyer.test';
 
@@ -29,16 +32,16 @@ export interface TestServer {
 }
 
 export async function startServer(
-  store: Store,
+  store: StoreConnection,
   overrides: Partial<Config> = {},
-  options: { now?: () => Date; logger?: boolean | object } = {},
+  options: { now?: () => Date; logger?: LoggerSetting; realtime?: RealtimeTuning } = {},
 ): Promise<TestServer> {
   const config: Config = {
     ...loadConfig({ PUBLIC_URL: TEST_PUBLIC_URL, API_SECRET_PEPPER: 'test-pepper', LOG_LEVEL: 'silent' }),
     ...overrides,
   };
   const now = options.now ?? (() => new Date());
-  const app = await buildApp({ config, store, now, logger: options.logger ?? false });
+  const { app, ctx } = await createServer({ config, store, now, logger: createLogger(config, options.logger ?? false), realtime: options.realtime });
   await app.listen({ host: '127.0.0.1', port: 0 });
   const address = app.server.address();
   if (!address || typeof address !== 'object') throw new Error('server has no address');
@@ -47,13 +50,7 @@ export async function startServer(
     origin,
     baseUrl: origin + config.apiPrefix,
     config,
-    ctx: {
-      store,
-      now,
-      publicUrl: config.publicUrl,
-      idleCloseSeconds: config.idleCloseSeconds,
-      secretPepper: config.secretPepper,
-    },
+    ctx,
     app,
     close: () => app.close(),
   };
@@ -89,7 +86,7 @@ export async function seedOrganization(
   const name = `Org ${type} ${counter} ${Math.random().toString(36).slice(2, 8)}`;
   const organization = await createOrganization(ctx, { name, type });
   const created: User[] = [];
-  for (const user of users) created.push(await addUser(ctx, organization, user));
+  for (const user of users) created.push(await addUser(ctx, operatorActor(organization), user));
   const credentials = await issueKey(ctx, organization);
   return { organization, users: created, ...credentials };
 }
@@ -104,12 +101,12 @@ export async function issueKey(
   options: { expiresAt?: Date | null; issuedAt?: Date } = {},
 ): Promise<Credentials> {
   const issuing: DomainContext = options.issuedAt ? { ...ctx, now: () => options.issuedAt! } : ctx;
-  const { key, secret } = await createApiKey(issuing, organization, { expiresAt: options.expiresAt ?? null });
+  const { key, secret } = await createApiKey(issuing, operatorActor(organization), { expiresAt: options.expiresAt ?? null });
   return { key, secret, headers: credentialHeaders(key.publicKey, secret) };
 }
 
 export async function revokeKey(ctx: DomainContext, key: ApiKey): Promise<void> {
-  await revokeApiKey(ctx, key.publicKey);
+  await revokeApiKey(ctx, operatorActor(await keyOrganization(ctx, key.publicKey)), key.publicKey);
 }
 
 export interface ApiResponse {

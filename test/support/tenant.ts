@@ -4,11 +4,11 @@
  * the operator CLI would (through the domain), for tests that then drive
  * a separate Foyer process over HTTP.
  */
-import type { DomainContext } from '../../src/domain/context.ts';
+import { createContext } from '../../src/context.ts';
+import { operatorActor } from '../../src/domain/actors.ts';
 import { createApiKey } from '../../src/domain/keys.ts';
 import { addUser, createOrganization } from '../../src/domain/organizations.ts';
 import type { Organization } from '../../src/domain/types.ts';
-import { openStore } from '../../src/store/open.ts';
 
 export const TEST_PEPPER = 'test-pepper';
 
@@ -19,20 +19,17 @@ export interface Tenant {
 }
 
 export async function createTenant(databaseUrl: string, name = 'Acme Clinic'): Promise<Tenant> {
-  const store = await openStore(databaseUrl, { migrate: true });
+  const ctx = await createContext(
+    { databaseUrl, publicUrl: 'http://localhost:3000', idleCloseSeconds: 900, secretPepper: TEST_PEPPER },
+    { migrate: true },
+  );
   try {
-    const ctx: DomainContext = {
-      store,
-      now: () => new Date(),
-      publicUrl: 'http://localhost:3000',
-      idleCloseSeconds: 900,
-      secretPepper: TEST_PEPPER,
-    };
     const organization = await createOrganization(ctx, { name, type: 'basic', slug: `t-${Math.random().toString(36).slice(2, 10)}` });
-    await addUser(ctx, organization, { email: 'ann@acme.test', fullName: 'Ann Lee', role: 'ADMIN' });
-    const { key, secret } = await createApiKey(ctx, organization, { expiresAt: null });
+    const operator = operatorActor(organization);
+    await addUser(ctx, operator, { email: 'ann@acme.test', fullName: 'Ann Lee', role: 'ADMIN' });
+    const { key, secret } = await createApiKey(ctx, operator, { expiresAt: null });
     return { organization, headers: { API_KEY: key.publicKey, API_SECRET: secret }, apiKeyId: key.id };
   } finally {
-    await store.close();
+    await ctx.close();
   }
 }

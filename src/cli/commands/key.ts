@@ -4,12 +4,13 @@
  * and never again by anything.
  */
 import type { Command } from 'commander';
-import { createApiKey, listApiKeys, revokeApiKey } from '../../domain/keys.ts';
+import { operatorActor } from '../../domain/actors.ts';
+import { createApiKey, keyOrganization, listApiKeys, revokeApiKey } from '../../domain/keys.ts';
 import { getOrganization } from '../../domain/organizations.ts';
 import { expiryFrom } from '../duration.ts';
 import type { Output } from '../output.ts';
 import { presentIssuedKey, presentKey } from '../presenters.ts';
-import { withContext } from '../session.ts';
+import { withContext } from '../context.ts';
 
 export function registerKey(program: Command, out: () => Output): void {
   const key = program.command('key').description('manage API key pairs');
@@ -25,7 +26,7 @@ export function registerKey(program: Command, out: () => Output): void {
       withContext(async (ctx) => {
         const expiresAt = expiryFrom(opts, ctx.now());
         const org = await getOrganization(ctx, opts.org);
-        const issued = await createApiKey(ctx, org, { expiresAt });
+        const issued = await createApiKey(ctx, operatorActor(org), { expiresAt });
         const shown = presentIssuedKey(issued);
         out().result(shown, [
           `API_KEY=${shown.apiKey}`,
@@ -44,7 +45,7 @@ export function registerKey(program: Command, out: () => Output): void {
       withContext(async (ctx) => {
         const org = await getOrganization(ctx, opts.org);
         const now = ctx.now();
-        const keys = (await listApiKeys(ctx, org)).map((k) => presentKey(k, now));
+        const keys = (await listApiKeys(ctx, operatorActor(org))).map((k) => presentKey(k, now));
         out().result(
           { keys },
           keys.length
@@ -60,7 +61,9 @@ export function registerKey(program: Command, out: () => Output): void {
     .argument('<apiKey>', 'the public key (API_KEY)')
     .action((apiKey: string) =>
       withContext(async (ctx) => {
-        const revoked = await revokeApiKey(ctx, apiKey);
+        // The operator names only the key; it is revoked as its organization's.
+        const org = await keyOrganization(ctx, apiKey);
+        const revoked = await revokeApiKey(ctx, operatorActor(org), apiKey);
         out().result(presentKey(revoked, ctx.now()), `Revoked ${revoked.publicKey}.`);
       }),
     );

@@ -6,9 +6,11 @@
  */
 import type { Command } from 'commander';
 import { getOrganization } from '../../domain/organizations.ts';
-import { getOrganizationQuota, MAX_QUOTA, setOrganizationQuota, type OrganizationQuota } from '../../domain/usage.ts';
+import { operatorActor } from '../../domain/actors.ts';
+import type { OrganizationQuota } from '../../domain/types.ts';
+import { getOrganizationQuota, MAX_QUOTA, setOrganizationQuota } from '../../domain/usage.ts';
 import { UsageError, type Output } from '../output.ts';
-import { withContext } from '../session.ts';
+import { withContext } from '../context.ts';
 
 /**
  * `none` (or `off`) removes that quota; anything else must be a whole number
@@ -52,8 +54,8 @@ export function registerLimits(program: Command, out: () => Output): void {
         const found = await getOrganization(ctx, ref);
         const quota =
           hourly === undefined && daily === undefined
-            ? await getOrganizationQuota(ctx, found)
-            : await setOrganizationQuota(ctx, found, { hourly, daily });
+            ? await getOrganizationQuota(ctx, operatorActor(found))
+            : await setOrganizationQuota(ctx, operatorActor(found), { hourly, daily });
         out().result(
           { organizationId: found.id, slug: found.slug, hourly: quota.hourly, daily: quota.daily },
           `${found.slug}: ${describe(quota)}`,

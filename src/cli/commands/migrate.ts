@@ -3,20 +3,21 @@
  * `foyer migrate`: applies pending schema migrations and lists them.
  */
 import type { Command } from 'commander';
+import { loadConfig } from '../../config.ts';
+import { openStore } from '../../store/open.ts';
 import type { Output } from '../output.ts';
-import { withContext } from '../session.ts';
 
 export function registerMigrate(program: Command, out: () => Output): void {
   program
     .command('migrate')
     .description('apply pending database migrations')
-    .action(() =>
-      withContext(
-        async (ctx) => {
-          const applied = await ctx.store.migrate();
-          out().result({ applied }, applied.length ? applied.map((m) => `applied ${m}`) : 'Database is up to date.');
-        },
-        { migrate: false },
-      ),
-    );
+    .action(async () => {
+      const store = await openStore(loadConfig().databaseUrl);
+      try {
+        const applied = await store.migrate();
+        out().result({ applied }, applied.length ? applied.map((m) => `applied ${m}`) : 'Database is up to date.');
+      } finally {
+        await store.close();
+      }
+    });
 }

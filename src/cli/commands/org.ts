@@ -6,7 +6,7 @@ import type { Command } from 'commander';
 import { createOrganization, getOrganization, listOrganizations } from '../../domain/organizations.ts';
 import type { Output } from '../output.ts';
 import { presentOrganization, presentUser } from '../presenters.ts';
-import { withContext } from '../session.ts';
+import { withContext } from '../context.ts';
 
 export function registerOrg(program: Command, out: () => Output): void {
   const org = program.command('org').description('manage organizations');

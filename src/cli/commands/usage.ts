@@ -6,9 +6,10 @@
  */
 import type { Command } from 'commander';
 import { getOrganization } from '../../domain/organizations.ts';
+import { operatorActor } from '../../domain/actors.ts';
 import { usageReport } from '../../domain/usage.ts';
 import { UsageError, type Output } from '../output.ts';
-import { withContext } from '../session.ts';
+import { withContext } from '../context.ts';
 
 export function registerUsage(program: Command, out: () => Output): void {
   program
@@ -22,7 +23,7 @@ export function registerUsage(program: Command, out: () => Output): void {
           throw new UsageError(`--days must be a whole number from 1 to 366; got "${opts.days}".`);
         }
         const found = await getOrganization(ctx, ref);
-        const report = await usageReport(ctx, found, Number(opts.days));
+        const report = await usageReport(ctx, operatorActor(found), Number(opts.days));
         const quota = (n: number | null) => (n === null ? '' : ` of ${n}`);
         const lines = [
           `${found.name} (${found.slug})`,

@@ -3,10 +3,11 @@
  * `foyer user add|remove`.
  */
 import type { Command } from 'commander';
+import { operatorActor } from '../../domain/actors.ts';
 import { addUser, getOrganization, removeUser } from '../../domain/organizations.ts';
 import type { Output } from '../output.ts';
 import { presentUser } from '../presenters.ts';
-import { withContext } from '../session.ts';
+import { withContext } from '../context.ts';
 
 export function registerUser(program: Command, out: () => Output): void {
   const user = program.command('user').description("manage an organization's users");
@@ -21,7 +22,7 @@ export function registerUser(program: Command, out: () => Output): void {
     .action((opts: { org: string; email: string; name: string; role: string }) =>
       withContext(async (ctx) => {
         const org = await getOrganization(ctx, opts.org);
-        const added = await addUser(ctx, org, { email: opts.email, fullName: opts.name, role: opts.role });
+        const added = await addUser(ctx, operatorActor(org), { email: opts.email, fullName: opts.name, role: opts.role });
         out().result(presentUser(added), `Added ${added.email} (${added.role}) to ${org.slug}: ${added.id}`);
       }),
     );
@@ -34,7 +35,7 @@ export function registerUser(program: Command, out: () => Output): void {
     .action((opts: { org: string; email: string }) =>
       withContext(async (ctx) => {
         const org = await getOrganization(ctx, opts.org);
-        const removed = await removeUser(ctx, org, opts.email);
+        const removed = await removeUser(ctx, operatorActor(org), opts.email);
         out().result({ ...presentUser(removed), removed: true }, `Removed ${removed.email} from ${org.slug}.`);
       }),
     );

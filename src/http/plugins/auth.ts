@@ -8,7 +8,7 @@
  * revoked key) is the domain's single `UnauthorizedError`, which the error
  * handler turns into one identical 401 body.
  *
- * Hook point for request limits (issue 3): pass an `AuthGuard`. Its
+ * Request limits hook in through an `AuthGuard` (see plugins/limits.ts). Its
  * callbacks run before credentials are checked (refuse a client address
  * that keeps failing, without touching the database; what it returns, its
  * ticket, is handed to the others), immediately before the key lookup
@@ -20,14 +20,15 @@
  * as `Retry-After` can be set on `reply` there.
  *
  * `beforeLookup` is synchronous and nothing is awaited between its last
- * call and the lookup: `authenticate` reaches `store.findApiKey` before its
+ * call and the lookup: `authenticate` reaches `lookups.findApiKey` before its
  * first await. So what the guard sees there (e.g. whether the lookup cache
  * will answer) still holds when the lookup is made.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { apiKeyActor, type Actor } from '../../domain/actors.ts';
 import type { DomainContext } from '../../domain/context.ts';
 import { DomainError, UnauthorizedError } from '../../domain/errors.ts';
-import { authenticate } from '../../domain/keys.ts';
+import { authenticate, type CredentialLookups } from '../../domain/keys.ts';
 import type { ApiKey, Organization } from '../../domain/types.ts';
 
 export interface Authenticated {
@@ -53,6 +54,8 @@ export interface AuthGuard<Ticket = unknown> {
 
 export interface AuthOptions {
   ctx: DomainContext;
+  /** Where keys and organizations are read; a cache in front of the store in production. */
+  lookups?: CredentialLookups | undefined;
   guard?: AuthGuard | undefined;
 }
 
@@ -62,7 +65,7 @@ function header(request: FastifyRequest, name: 'api_key' | 'api_secret'): string
   return typeof value === 'string' ? value : undefined;
 }
 
-export function installAuth(app: FastifyInstance, { ctx, guard }: AuthOptions): void {
+export function installAuth(app: FastifyInstance, { ctx, lookups, guard }: AuthOptions): void {
   app.decorateRequest('foyerAuth', null);
   app.addHook('onRequest', async (request, reply) => {
     let ticket = await guard?.beforeAuthentication?.(request, reply);
@@ -73,7 +76,7 @@ export function installAuth(app: FastifyInstance, { ctx, guard }: AuthOptions): 
     }
     let auth: Authenticated;
     try {
-      auth = await authenticate(ctx, header(request, 'api_key'), header(request, 'api_secret'));
+      auth = await authenticate(ctx, header(request, 'api_key'), header(request, 'api_secret'), lookups);
     } catch (error) {
       if (error instanceof DomainError && error.code === 'unauthorized') {
         await guard?.onAuthenticationFailure?.(request, reply, ticket);
@@ -87,8 +90,8 @@ export function installAuth(app: FastifyInstance, { ctx, guard }: AuthOptions): 
   });
 }
 
-/** The caller's organization; every API route handler starts here. */
-export function organizationOf(request: FastifyRequest): Organization {
+/** The API key acting for its organization; every API route handler starts here. */
+export function actorOf(request: FastifyRequest): Actor {
   if (!request.foyerAuth) throw new UnauthorizedError();
-  return request.foyerAuth.organization;
+  return apiKeyActor(request.foyerAuth.organization, request.foyerAuth.key.id);
 }

@@ -30,6 +30,7 @@ const DOMAIN_KINDS: Record<DomainError['code'], ProblemKind> = {
   not_found: PROBLEMS.notFound,
   conflict: PROBLEMS.conflict,
   unauthorized: PROBLEMS.unauthorized,
+  forbidden: PROBLEMS.forbidden,
   rate_limited: PROBLEMS.rateLimited,
   quota_exceeded: PROBLEMS.quotaExceeded,
 };

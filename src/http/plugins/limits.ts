@@ -33,9 +33,8 @@ import { DomainError } from '../../domain/errors.ts';
 import { NO_QUOTA } from '../../domain/usage.ts';
 import type { AuthReservation } from '../../limits/limiter.ts';
 import type { Limits } from '../../limits/limits.ts';
-import { lookupCacheOf } from '../../limits/lookup-cache.ts';
+import type { LookupCache } from '../../limits/lookup-cache.ts';
 import type { WindowState } from '../../limits/sliding-window.ts';
-import type { Store } from '../../store/store.ts';
 import type { Authenticated, AuthGuard } from './auth.ts';
 
 /** Whole seconds, rounded up, at least 1 when anything is pending: clients must not retry early. */
@@ -56,11 +55,10 @@ function apiKeyOf(request: FastifyRequest): string | undefined {
 /** A reserved failed-auth slot, or null when the address was only checked (its lookup is answered from memory). */
 type Ticket = AuthReservation | null;
 
-export function limitsGuard(limits: Limits, store: Pick<Store, 'findOrganizationQuota'>): AuthGuard<Ticket> {
+/** `lookups` must be the cache the auth hook reads keys through, so that its answers predict the lookups. */
+export function limitsGuard(limits: Limits, lookups: LookupCache): AuthGuard<Ticket> {
   const { limiter, usage } = limits;
-  const cache = lookupCacheOf(store);
-  const answeredFromMemory = (key: string | undefined): boolean =>
-    cache !== undefined && key !== undefined && cache.answersKey(key);
+  const answeredFromMemory = (key: string | undefined): boolean => key !== undefined && lookups.answersKey(key);
   const reserve = async (request: FastifyRequest, reply: FastifyReply): Promise<AuthReservation> => {
     const attempt = await limiter.reserveAuth(request.ip);
     return attempt.reservation ?? refuse(reply, attempt.state);
@@ -126,7 +124,7 @@ export function limitsGuard(limits: Limits, store: Pick<Store, 'findOrganization
     async afterAuthentication(_request: FastifyRequest, reply: FastifyReply, auth: Authenticated, ticket: Ticket) {
       let quota;
       try {
-        quota = (await store.findOrganizationQuota(auth.organization.id)) ?? NO_QUOTA;
+        quota = (await lookups.findOrganizationQuota(auth.organization.id)) ?? NO_QUOTA;
       } catch (error) {
         if (ticket) await limiter.releaseAuth(ticket);
         throw error;

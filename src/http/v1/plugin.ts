@@ -11,7 +11,7 @@ import { createMeeting, getMeeting } from '../../domain/meetings.ts';
 import { readOrganization } from '../../domain/organizations.ts';
 import { ROOM_TITLE_MAX, createRoom, getRoom } from '../../domain/rooms.ts';
 import { SLUG_MAX } from '../../domain/slugs.ts';
-import { organizationOf } from '../plugins/auth.ts';
+import { actorOf } from '../plugins/auth.ts';
 import { installErrorHandler } from '../plugins/errors.ts';
 import { presentMeetingV1, MeetingV1Schema } from '../presenters/meeting.ts';
 import { OrganizationSchema, presentOrganization } from '../presenters/organization.ts';
@@ -51,7 +51,7 @@ export const v1Plugin: FastifyPluginAsyncTypebox<{ ctx: DomainContext }> = async
         response: { 200: OrganizationSchema, ...problemResponses() },
       },
     },
-    async (request) => presentOrganization(await readOrganization(ctx, organizationOf(request))),
+    async (request) => presentOrganization(await readOrganization(ctx, actorOf(request))),
   );
 
   app.post(
@@ -67,7 +67,7 @@ export const v1Plugin: FastifyPluginAsyncTypebox<{ ctx: DomainContext }> = async
       },
     },
     async (request, reply) => {
-      const meeting = await createMeeting(ctx, organizationOf(request), { ownerEmail: request.body.owner_email });
+      const meeting = await createMeeting(ctx, actorOf(request), { ownerEmail: request.body.owner_email });
       reply.code(201).header('location', locationOf(request, meeting.id));
       return presentMeetingV1(ctx.publicUrl, meeting);
     },
@@ -84,7 +84,7 @@ export const v1Plugin: FastifyPluginAsyncTypebox<{ ctx: DomainContext }> = async
         response: { 200: MeetingV1Schema, ...problemResponses(404) },
       },
     },
-    async (request) => presentMeetingV1(ctx.publicUrl, await getMeeting(ctx, organizationOf(request), request.params.id)),
+    async (request) => presentMeetingV1(ctx.publicUrl, await getMeeting(ctx, actorOf(request), request.params.id)),
   );
 
   app.post(
@@ -100,7 +100,7 @@ export const v1Plugin: FastifyPluginAsyncTypebox<{ ctx: DomainContext }> = async
       },
     },
     async (request, reply) => {
-      const room = await createRoom(ctx, organizationOf(request), { slug: request.body.slug, title: request.body.title });
+      const room = await createRoom(ctx, actorOf(request), { slug: request.body.slug, title: request.body.title });
       reply.code(201).header('location', locationOf(request, room.slug));
       return presentRoomV1(ctx.publicUrl, room);
     },
@@ -117,6 +117,6 @@ export const v1Plugin: FastifyPluginAsyncTypebox<{ ctx: DomainContext }> = async
         response: { 200: RoomV1Schema, ...problemResponses(404) },
       },
     },
-    async (request) => presentRoomV1(ctx.publicUrl, await getRoom(ctx, organizationOf(request), roomSlug(request.params.slug))),
+    async (request) => presentRoomV1(ctx.publicUrl, await getRoom(ctx, actorOf(request), roomSlug(request.params.slug))),
   );
 };

@@ -10,7 +10,7 @@ import { createMeeting, getMeeting } from '../../domain/meetings.ts';
 import { readOrganization } from '../../domain/organizations.ts';
 import { ROOM_TITLE_MAX, createRoom, getRoom } from '../../domain/rooms.ts';
 import { SLUG_MAX } from '../../domain/slugs.ts';
-import { organizationOf } from '../plugins/auth.ts';
+import { actorOf } from '../plugins/auth.ts';
 import { installErrorHandler } from '../plugins/errors.ts';
 import { MeetingV2Schema, presentMeetingV2 } from '../presenters/meeting.ts';
 import { OrganizationSchema, presentOrganization } from '../presenters/organization.ts';
@@ -47,7 +47,7 @@ export const v2Plugin: FastifyPluginAsyncTypebox<{ ctx: DomainContext }> = async
         response: { 200: OrganizationSchema, ...problemResponses() },
       },
     },
-    async (request) => presentOrganization(await readOrganization(ctx, organizationOf(request))),
+    async (request) => presentOrganization(await readOrganization(ctx, actorOf(request))),
   );
 
   app.post(
@@ -62,7 +62,7 @@ export const v2Plugin: FastifyPluginAsyncTypebox<{ ctx: DomainContext }> = async
       },
     },
     async (request, reply) => {
-      const meeting = await createMeeting(ctx, organizationOf(request), { ownerEmail: request.body.ownerEmail });
+      const meeting = await createMeeting(ctx, actorOf(request), { ownerEmail: request.body.ownerEmail });
       reply.code(201).header('location', locationOf(request, meeting.id));
       return presentMeetingV2(ctx.publicUrl, meeting);
     },
@@ -79,7 +79,7 @@ export const v2Plugin: FastifyPluginAsyncTypebox<{ ctx: DomainContext }> = async
         response: { 200: MeetingV2Schema, ...problemResponses(404) },
       },
     },
-    async (request) => presentMeetingV2(ctx.publicUrl, await getMeeting(ctx, organizationOf(request), request.params.id)),
+    async (request) => presentMeetingV2(ctx.publicUrl, await getMeeting(ctx, actorOf(request), request.params.id)),
   );
 
   app.post(
@@ -94,10 +94,10 @@ export const v2Plugin: FastifyPluginAsyncTypebox<{ ctx: DomainContext }> = async
       },
     },
     async (request, reply) => {
-      const organization = organizationOf(request);
-      const room = await createRoom(ctx, organization, { slug: request.body.slug, title: request.body.title });
+      const actor = actorOf(request);
+      const room = await createRoom(ctx, actor, { slug: request.body.slug, title: request.body.title });
       reply.code(201).header('location', locationOf(request, room.slug));
-      return presentRoomV2(ctx.publicUrl, organization, room);
+      return presentRoomV2(ctx.publicUrl, actor.organization, room);
     },
   );
 
@@ -113,8 +113,8 @@ export const v2Plugin: FastifyPluginAsyncTypebox<{ ctx: DomainContext }> = async
       },
     },
     async (request) => {
-      const organization = organizationOf(request);
-      return presentRoomV2(ctx.publicUrl, organization, await getRoom(ctx, organization, roomSlug(request.params.slug)));
+      const actor = actorOf(request);
+      return presentRoomV2(ctx.publicUrl, actor.organization, await getRoom(ctx, actor, roomSlug(request.params.slug)));
     },
   );
 };

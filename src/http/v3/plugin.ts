@@ -10,7 +10,7 @@ import type { DomainContext } from '../../domain/context.ts';
 import { createMeeting, deleteMeeting, getMeeting } from '../../domain/meetings.ts';
 import { readOrganization } from '../../domain/organizations.ts';
 import { getRoom } from '../../domain/rooms.ts';
-import { organizationOf } from '../plugins/auth.ts';
+import { actorOf } from '../plugins/auth.ts';
 import { installErrorHandler } from '../plugins/errors.ts';
 import { MeetingV3Schema, presentMeetingV3 } from '../presenters/meeting.ts';
 import { OrganizationSchema, presentOrganization } from '../presenters/organization.ts';
@@ -37,7 +37,8 @@ const CreateMeetingV3Body = Type.Object({
 });
 
 export const v3Plugin: FastifyPluginAsyncTypebox<{ ctx: DomainContext }> = async (app, { ctx }) => {
-  installErrorHandler(app, { renameField: (field) => field, bodyMediaType: JSON_MEDIA_TYPE });
+  // The spec spells the member list `membersIds`; the domain calls it `memberIds`.
+  installErrorHandler(app, { renameField: (field) => (field === 'memberIds' ? 'membersIds' : field), bodyMediaType: JSON_MEDIA_TYPE });
   await acceptJsonBodies(app);
   installBodyDefaults(app);
 
@@ -51,7 +52,7 @@ export const v3Plugin: FastifyPluginAsyncTypebox<{ ctx: DomainContext }> = async
         response: { 200: OrganizationSchema, ...problemResponses() },
       },
     },
-    async (request) => presentOrganization(await readOrganization(ctx, organizationOf(request))),
+    async (request) => presentOrganization(await readOrganization(ctx, actorOf(request))),
   );
 
   app.post(
@@ -67,7 +68,7 @@ export const v3Plugin: FastifyPluginAsyncTypebox<{ ctx: DomainContext }> = async
     },
     async (request, reply) => {
       const body = request.body;
-      const meeting = await createMeeting(ctx, organizationOf(request), {
+      const meeting = await createMeeting(ctx, actorOf(request), {
         ownerEmail: body.ownerEmail,
         type: body.type,
         isInfinite: body.isInfinite,
@@ -90,7 +91,7 @@ export const v3Plugin: FastifyPluginAsyncTypebox<{ ctx: DomainContext }> = async
         response: { 200: MeetingV3Schema, ...problemResponses(404) },
       },
     },
-    async (request) => presentMeetingV3(ctx.publicUrl, await getMeeting(ctx, organizationOf(request), request.params.id)),
+    async (request) => presentMeetingV3(ctx.publicUrl, await getMeeting(ctx, actorOf(request), request.params.id)),
   );
 
   app.delete(
@@ -104,7 +105,7 @@ export const v3Plugin: FastifyPluginAsyncTypebox<{ ctx: DomainContext }> = async
         response: { 200: MeetingV3Schema, ...problemResponses(404) },
       },
     },
-    async (request) => presentMeetingV3(ctx.publicUrl, await deleteMeeting(ctx, organizationOf(request), request.params.id)),
+    async (request) => presentMeetingV3(ctx.publicUrl, await deleteMeeting(ctx, actorOf(request), request.params.id)),
   );
 
   app.get(
@@ -119,8 +120,8 @@ export const v3Plugin: FastifyPluginAsyncTypebox<{ ctx: DomainContext }> = async
       },
     },
     async (request) => {
-      const organization = organizationOf(request);
-      return presentRoomV2(ctx.publicUrl, organization, await getRoom(ctx, organization, roomSlug(request.params.slug)));
+      const actor = actorOf(request);
+      return presentRoomV2(ctx.publicUrl, actor.organization, await getRoom(ctx, actor, roomSlug(request.params.slug)));
     },
   );
 

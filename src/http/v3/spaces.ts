@@ -9,7 +9,7 @@ import type { DomainContext } from '../../domain/context.ts';
 import { SLUG_MAX } from '../../domain/slugs.ts';
 import { CLOSING_MESSAGE_MAX, MEMBERS_MAX, SPACE_NAME_MAX, createSpace, deleteSpace, getSpace, updateSpace } from '../../domain/spaces.ts';
 import type { Space, SpaceKind } from '../../domain/types.ts';
-import { organizationOf } from '../plugins/auth.ts';
+import { actorOf } from '../plugins/auth.ts';
 import { BoardSchema, CreatedSpaceSchema, QueueSchema, presentBoard, presentCreatedSpace, presentQueue } from '../presenters/space.ts';
 import { spaceId } from '../path-values.ts';
 import { BODY_ERRORS, SpaceIdParams, problemResponses } from '../route-schemas.ts';
@@ -101,7 +101,7 @@ export function registerSpaceRoutes(app: V3Instance, ctx: DomainContext): void {
       },
       async (request, reply) => {
         const body = request.body as SpaceBody;
-        const space = await createSpace(ctx, organizationOf(request), k.kind, {
+        const space = await createSpace(ctx, actorOf(request), k.kind, {
           name: body.name,
           slug: body.slug,
           closingMessage: body.closingMessage,
@@ -124,7 +124,7 @@ export function registerSpaceRoutes(app: V3Instance, ctx: DomainContext): void {
         },
       },
       async (request) => {
-        const space = await getSpace(ctx, organizationOf(request), k.kind, spaceId(k.kind, request.params.id));
+        const space = await getSpace(ctx, actorOf(request), k.kind, spaceId(k.kind, request.params.id));
         return k.present(ctx.publicUrl, space);
       },
     );
@@ -143,11 +143,11 @@ export function registerSpaceRoutes(app: V3Instance, ctx: DomainContext): void {
       },
       async (request) => {
         const body = request.body as SpaceBody;
-        const space = await updateSpace(ctx, organizationOf(request), k.kind, spaceId(k.kind, request.params.id), {
+        const space = await updateSpace(ctx, actorOf(request), k.kind, spaceId(k.kind, request.params.id), {
           name: body.name,
           slug: body.slug,
           closingMessage: body.closingMessage,
-          membersIds: body.membersIds,
+          memberIds: body.membersIds,
           isActive: body.isActive,
           hasWaitingList: k.kind === 'board' ? body.hasWaitingList : undefined,
         });
@@ -167,7 +167,7 @@ export function registerSpaceRoutes(app: V3Instance, ctx: DomainContext): void {
         },
       },
       async (request) => {
-        const space = await deleteSpace(ctx, organizationOf(request), k.kind, spaceId(k.kind, request.params.id));
+        const space = await deleteSpace(ctx, actorOf(request), k.kind, spaceId(k.kind, request.params.id));
         return k.present(ctx.publicUrl, space);
       },
     );

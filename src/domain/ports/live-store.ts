@@ -1,13 +1,13 @@
 /**
- * @module store/live-store
+ * @module domain/ports/live-store
  * Storage of presence and of meeting-place deadlines (`Store.live`). Every
  * state change is one transaction or one conditional UPDATE, so several
  * instances can run the same steps concurrently: a meeting is closed by
  * exactly one of them, and a deadline is set only when nobody is present
  * on any live instance.
  */
-import type { LiveClock, MediaState, Participant, PlaceRef, PlaceSession, SessionOwnerKind } from '../domain/presence.ts';
-import type { Meeting } from '../domain/types.ts';
+import type { LiveClock, MediaState, Participant, PlaceRef, PlaceSession, SessionOwnerKind } from '../presence.ts';
+import type { Meeting } from '../types.ts';
 
 /** A slug resolved for the front end, across organizations. */
 export type SlugPlace =
@@ -24,6 +24,18 @@ export type SlugPlace =
     };
 
 export type NewParticipant = Omit<Participant, 'place'>;
+
+/** A participant taken out of a place by the store (a dead or retiring instance). */
+export interface RemovedPresence {
+  connectionId: string;
+  place: PlaceRef;
+}
+
+/** A meeting or session the sweeper closed, with the organization it belongs to. */
+export interface ClosedPlace {
+  place: PlaceRef;
+  organizationId: string;
+}
 
 export interface LiveStore {
   /** Records that `instanceId` is alive. Returns false when its row was missing (first beat, or it was reaped as dead). */
@@ -58,18 +70,18 @@ export interface LiveStore {
   /**
    * Removes the presence of instances not seen since `clock.staleBefore`
    * (crashed or cut off) and gives their places deadlines from the last
-   * heartbeat. Returns the places whose participants changed.
+   * heartbeat. Returns the participants removed.
    */
-  reapInstances(clock: LiveClock): Promise<PlaceRef[]>;
+  reapInstances(clock: LiveClock): Promise<RemovedPresence[]>;
 
-  /** A clean shutdown: removes the instance and its presence as of `clock.at`. */
-  removeInstance(instanceId: string, clock: LiveClock): Promise<PlaceRef[]>;
+  /** A clean shutdown: removes the instance and its presence as of `clock.at`; returns the participants removed. */
+  removeInstance(instanceId: string, clock: LiveClock): Promise<RemovedPresence[]>;
 
   /**
    * Closes every meeting and session whose deadline has passed, each by one
    * conditional UPDATE (so exactly one instance closes it). Returns them.
    */
-  closeDue(at: Date): Promise<PlaceRef[]>;
+  closeDue(at: Date): Promise<ClosedPlace[]>;
 
   /** Those of `places` that are closed, deleted or past their deadline. */
   endedPlaces(places: PlaceRef[], at: Date): Promise<PlaceRef[]>;
@@ -77,6 +89,8 @@ export interface LiveStore {
   /** A meeting by id or short code, deleted ones included (the front end answers 410 for those). */
   findMeetingRecord(by: { id: string } | { shortCode: string }): Promise<Meeting | undefined>;
   findSession(id: string): Promise<PlaceSession | undefined>;
+  /** The organization a meeting or session belongs to (deleted meetings included), or undefined. */
+  findPlaceOrganization(place: PlaceRef): Promise<string | undefined>;
   /** The room, board or queue at `slug`, across organizations. */
   findSlugPlace(slug: string): Promise<SlugPlace | undefined>;
 }

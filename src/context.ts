@@ -1,0 +1,50 @@
+/**
+ * @module context
+ * The composition root of the domain: one `createContext` that `npm start`,
+ * the `foyer` CLI, the bench and the tests all use, so the domain context
+ * is assembled in exactly one place. It opens the database named by the
+ * configuration (or takes a store the caller already has) and creates the
+ * event publisher that the realtime hub, caches and webhooks listen to.
+ */
+import type { Config } from './config.ts';
+import type { DomainContext } from './domain/context.ts';
+import { EventPublisher, type DomainEvent } from './domain/events.ts';
+import type { Store, StoreConnection } from './domain/ports/store.ts';
+import { openStore } from './store/open.ts';
+
+export type ContextConfig = Pick<Config, 'databaseUrl' | 'publicUrl' | 'idleCloseSeconds' | 'secretPepper'>;
+
+export interface ContextOptions {
+  /** A store the caller opened and will close; otherwise DATABASE_URL is opened (and closed by `close`). */
+  store?: Store;
+  /** Apply pending migrations when opening DATABASE_URL. */
+  migrate?: boolean;
+  now?: () => Date;
+  /** Hears what a post-commit event listener threw. */
+  onListenerError?: (error: unknown, event: DomainEvent) => void;
+}
+
+export interface FoyerContext extends DomainContext {
+  /** Closes the database if this context opened it. */
+  close(): Promise<void>;
+}
+
+export async function createContext(config: ContextConfig, options: ContextOptions = {}): Promise<FoyerContext> {
+  let owned: StoreConnection | undefined;
+  let store = options.store;
+  if (!store) {
+    owned = await openStore(config.databaseUrl, { migrate: options.migrate ?? false });
+    store = owned;
+  }
+  return {
+    store,
+    now: options.now ?? (() => new Date()),
+    publicUrl: config.publicUrl,
+    idleCloseSeconds: config.idleCloseSeconds,
+    secretPepper: config.secretPepper,
+    events: new EventPublisher(options.onListenerError),
+    close: async () => {
+      await owned?.close();
+    },
+  };
+}

@@ -1,0 +1,72 @@
+/**
+ * @module domain/events
+ * What happened, as the domain tells it: every command that changes
+ * something worth telling raises events, and the publisher hands them to
+ * every listener. Two kinds of listener:
+ * - transactional ones run inside the transaction that raised the events,
+ *   with its store, so what they write (an outbox) commits with the change
+ *   or not at all;
+ * - the others run after the commit (the realtime hub ending a meeting's
+ *   calls, the lookup cache forgetting a revoked key). A failing listener
+ *   is reported and does not stop the others.
+ */
+import type { Store } from './ports/store.ts';
+import type { PlaceRef } from './presence.ts';
+
+interface EventBase {
+  organizationId: string;
+  at: Date;
+}
+
+export type DomainEvent = EventBase &
+  (
+    | { type: 'meeting.created'; meetingId: string }
+    | { type: 'meeting.ended'; meetingId: string; reason: 'closed' | 'deleted' }
+    | { type: 'room.session.ended'; sessionId: string }
+    | { type: 'participant.joined'; place: PlaceRef; participantId: string; displayName: string }
+    | { type: 'participant.left'; place: PlaceRef; participantId: string }
+    | { type: 'api_key.revoked'; publicKey: string }
+    | { type: 'organization.quota_changed' }
+  );
+
+export type DomainEventType = DomainEvent['type'];
+
+export type EventListener = (event: DomainEvent) => void;
+export type TransactionalListener = (tx: Store, events: readonly DomainEvent[]) => Promise<void>;
+
+export class EventPublisher {
+  private readonly listeners = new Set<EventListener>();
+  private readonly transactional = new Set<TransactionalListener>();
+
+  /** `onListenerError` hears what a post-commit listener threw; the event still reaches the others. */
+  constructor(private readonly onListenerError: (error: unknown, event: DomainEvent) => void = () => {}) {}
+
+  /** Hears every event after its transaction committed. Returns the way to stop listening. */
+  subscribe(listener: EventListener): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  /** Hears the events of a transaction inside it; what it throws rolls the transaction back. */
+  subscribeInTransaction(listener: TransactionalListener): () => void {
+    this.transactional.add(listener);
+    return () => this.transactional.delete(listener);
+  }
+
+  async recordInTransaction(tx: Store, events: readonly DomainEvent[]): Promise<void> {
+    if (events.length === 0) return;
+    for (const listener of this.transactional) await listener(tx, events);
+  }
+
+  publish(events: readonly DomainEvent[]): void {
+    for (const event of events) {
+      for (const listener of this.listeners) {
+        try {
+          listener(event);
+        } catch (error) {
+          this.onListenerError(error, event);
+        }
+      }
+    }
+  }
+}

@@ -1,0 +1,131 @@
+/**
+ * @module domain/places
+ * Where participants meet and who may enter: a meeting by its link, or a
+ * room or board by its slug. The rules of entering are stated here once;
+ * the meeting pages and the signalling hub both ask this module.
+ */
+import { raise, transact, type DomainContext } from './context.ts';
+import { ValidationError } from './errors.ts';
+import { isUuidV4 } from './ids.ts';
+import { liveClock, meetingState, type LiveContext, type MeetingState } from './lifecycle.ts';
+import type { SlugPlace } from './ports/live-store.ts';
+import type { MediaState, Participant, PlaceRef } from './presence.ts';
+import { isSlugShaped } from './slugs.ts';
+import type { Meeting } from './types.ts';
+
+export const DISPLAY_NAME_MAX = 64;
+
+/** Trimmed, 1 to 64 characters, no control characters. */
+export function checkDisplayName(value: unknown): string {
+  const name = typeof value === 'string' ? value.trim().replace(/\s+/g, ' ') : '';
+  // eslint-disable-next-line no-control-regex
+  if (name.length === 0 || [...name].length > DISPLAY_NAME_MAX || /[\u0000-\u001f\u007f]/.test(name)) {
+    throw ValidationError.field('name', `A display name has 1 to ${DISPLAY_NAME_MAX} characters.`);
+  }
+  return name;
+}
+
+/** Where a participant asks to go: a meeting by id, or a room or board by slug. */
+export type JoinTarget = { meetingId: string } | { slug: string };
+
+export type JoinRefusal = 'not_found' | 'closed' | 'deleted' | 'inactive' | 'waiting_list';
+
+/**
+ * Whether a slug's place can be entered directly: rooms always; boards
+ * when active and without a waiting list. Queues and waiting-list boards
+ * are entered through their waiting list.
+ */
+export function slugAdmission(place: SlugPlace): 'enter' | 'inactive' | 'waiting_list' {
+  if (place.kind === 'room') return 'enter';
+  if (place.kind === 'queue' || place.hasWaitingList) return 'waiting_list';
+  return place.isActive ? 'enter' : 'inactive';
+}
+
+const SHORT_CODE = /^[0-9A-Za-z]{1,32}$/;
+
+/** The meeting behind a link (by id or short code), deleted ones included, with its state; undefined when there is none. */
+export async function meetingAtLink(
+  ctx: DomainContext,
+  by: { id: string } | { shortCode: string },
+): Promise<{ meeting: Meeting; state: MeetingState } | undefined> {
+  let meeting: Meeting | undefined;
+  if ('id' in by) meeting = isUuidV4(by.id) ? await ctx.store.live.findMeetingRecord({ id: by.id.toLowerCase() }) : undefined;
+  else meeting = SHORT_CODE.test(by.shortCode) ? await ctx.store.live.findMeetingRecord({ shortCode: by.shortCode }) : undefined;
+  return meeting && { meeting, state: meetingState(meeting, ctx.now()) };
+}
+
+/** The room, board or queue at a slug, across organizations. */
+export async function placeAtSlug(ctx: DomainContext, slug: string): Promise<SlugPlace | undefined> {
+  return isSlugShaped(slug) ? ctx.store.live.findSlugPlace(slug) : undefined;
+}
+
+export type JoinResult =
+  | { ok: true; participant: Participant; place: PlaceRef; title: string | null }
+  | { ok: false; reason: JoinRefusal };
+
+export interface Joiner extends MediaState {
+  /** The connection's id, unique across instances. */
+  id: string;
+  displayName: string;
+}
+
+/** Adds a participant to a meeting or to a room's current session (starting one if needed); raises `participant.joined`. */
+export async function enterPlace(ctx: LiveContext, target: JoinTarget, joiner: Joiner): Promise<JoinResult> {
+  const at = ctx.now();
+  const participant = { ...joiner, instanceId: ctx.instanceId, joinedAt: at };
+
+  if ('meetingId' in target) {
+    const found = await meetingAtLink(ctx, { id: target.meetingId });
+    if (!found) return { ok: false, reason: 'not_found' };
+    if (found.state !== 'open') return { ok: false, reason: found.state };
+    const { meeting } = found;
+    const entered = await transact(ctx, async (tx) => {
+      if (!(await tx.store.live.enterMeeting(meeting.id, participant, at))) return false;
+      const place: PlaceRef = { kind: 'meeting', id: meeting.id };
+      raise(tx, { type: 'participant.joined', organizationId: meeting.organizationId, place, participantId: joiner.id, displayName: joiner.displayName, at });
+      return true;
+    });
+    if (!entered) {
+      // Closed or deleted between the read and the write.
+      const now = await ctx.store.live.findMeetingRecord({ id: meeting.id });
+      return { ok: false, reason: now?.deletedAt ? 'deleted' : 'closed' };
+    }
+    const place: PlaceRef = { kind: 'meeting', id: meeting.id };
+    return { ok: true, participant: { ...participant, place }, place, title: null };
+  }
+
+  const found = await placeAtSlug(ctx, target.slug);
+  if (!found) return { ok: false, reason: 'not_found' };
+  const admission = slugAdmission(found);
+  if (admission !== 'enter') return { ok: false, reason: admission };
+  const ownerKind = found.kind === 'room' ? 'room' : 'board';
+  const place = await transact(ctx, async (tx) => {
+    const session = await tx.store.live.enterSession(ownerKind, found.id, participant, at);
+    const entered: PlaceRef = { kind: 'session', id: session.id };
+    raise(tx, { type: 'participant.joined', organizationId: found.organizationId, place: entered, participantId: joiner.id, displayName: joiner.displayName, at });
+    return entered;
+  });
+  const title = found.kind === 'room' ? found.title : found.name;
+  return { ok: true, participant: { ...participant, place }, place, title };
+}
+
+/** Removes a participant, raising `participant.left`; the place gets its deadline when it is now empty everywhere. */
+export async function leavePlace(ctx: LiveContext, connectionId: string): Promise<PlaceRef | undefined> {
+  const clock = liveClock(ctx);
+  return transact(ctx, async (tx) => {
+    const place = await tx.store.live.leave(connectionId, clock);
+    if (!place) return undefined;
+    const organizationId = await tx.store.live.findPlaceOrganization(place);
+    if (organizationId) raise(tx, { type: 'participant.left', organizationId, place, participantId: connectionId, at: clock.at });
+    return place;
+  });
+}
+
+export async function participantsOf(ctx: LiveContext, place: PlaceRef): Promise<Participant[]> {
+  return ctx.store.live.listPresent(place, liveClock(ctx).staleBefore);
+}
+
+/** A participant's microphone, camera and screen as they announce them. */
+export async function updateMedia(ctx: LiveContext, connectionId: string, media: MediaState): Promise<void> {
+  await ctx.store.live.setMedia(connectionId, media);
+}

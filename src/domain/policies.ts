@@ -1,0 +1,55 @@
+/**
+ * @module domain/policies
+ * What each kind of actor may do, one rule per action, decided here and
+ * nowhere else: commands call `authorize` before they read or write, so no
+ * edge (API, dashboard, CLI) can forget a check by hiding a button.
+ *
+ * | action                       | API key | USER | ADMIN | operator |
+ * |------------------------------|---------|------|-------|----------|
+ * | read the organization        | yes     | yes  | yes   | yes      |
+ * | meetings, rooms, boards, queues | yes  | yes  | yes   | yes      |
+ * | API keys                     | no      | no   | yes   | yes      |
+ * | request usage                | no      | no   | yes   | yes      |
+ * | quotas, users                | no      | no   | no    | yes      |
+ *
+ * API keys do not manage keys or read usage: the spec gives the API no
+ * such endpoints, and a leaked key must not be able to mint more keys.
+ */
+import type { Actor } from './actors.ts';
+import { ForbiddenError } from './errors.ts';
+
+export type Action =
+  | 'organization.read'
+  | 'meeting.manage'
+  | 'room.manage'
+  | 'space.manage'
+  | 'apiKey.manage'
+  | 'usage.read'
+  | 'quota.manage'
+  | 'user.manage';
+
+const EVERYONE: ReadonlySet<Actor['kind']> = new Set(['api_key', 'member', 'operator']);
+
+function isAdmin(actor: Actor): boolean {
+  return actor.kind === 'operator' || (actor.kind === 'member' && actor.user.role === 'ADMIN');
+}
+
+const RULES: Record<Action, (actor: Actor) => boolean> = {
+  'organization.read': (actor) => EVERYONE.has(actor.kind),
+  'meeting.manage': (actor) => EVERYONE.has(actor.kind),
+  'room.manage': (actor) => EVERYONE.has(actor.kind),
+  'space.manage': (actor) => EVERYONE.has(actor.kind),
+  'apiKey.manage': isAdmin,
+  'usage.read': isAdmin,
+  'quota.manage': (actor) => actor.kind === 'operator',
+  'user.manage': (actor) => actor.kind === 'operator',
+};
+
+export function can(actor: Actor, action: Action): boolean {
+  return RULES[action](actor);
+}
+
+/** Throws `ForbiddenError` unless `actor` may do `action`. */
+export function authorize(actor: Actor, action: Action): void {
+  if (!can(actor, action)) throw new ForbiddenError();
+}

@@ -1,0 +1,125 @@
+/**
+ * @module domain/ports/store
+ * What the domain needs from storage, one port per aggregate, and the
+ * `Store` that joins them. `src/store/` implements it on SQLite and
+ * PostgreSQL (one Kysely code base) and must pass `store.contract.ts`.
+ *
+ * Rules every implementation keeps:
+ * - Reads scoped by organization return `undefined` for another
+ *   organization's objects, exactly as for unknown ones.
+ * - Unique violations surface as `ConflictError`, never as driver errors;
+ *   the field named is the domain field (`slug`, `id`, `email`...).
+ * - Slugs of rooms, boards and queues share one namespace.
+ * - The store keeps data, not rules: who may be a member, what a new
+ *   member's state is, what can be joined are decided in the domain.
+ */
+import type {
+  ApiKey,
+  HourlyUsage,
+  Meeting,
+  Member,
+  Organization,
+  OrganizationQuota,
+  Room,
+  Space,
+  SpaceKind,
+  UsageIncrement,
+  User,
+} from '../types.ts';
+import type { LiveStore } from './live-store.ts';
+
+export interface OrganizationStore {
+  insertOrganization(org: Organization): Promise<void>;
+  /** By id or by slug. */
+  findOrganization(idOrSlug: string): Promise<Organization | undefined>;
+  listOrganizations(): Promise<Organization[]>;
+  insertUser(user: User): Promise<void>;
+  listUsers(organizationId: string): Promise<User[]>;
+  /** Case-insensitive on email. */
+  findUserByEmail(organizationId: string, email: string): Promise<User | undefined>;
+  /** Returns false when there was no such user. Removes the user from boards and queues and as meeting owner. */
+  deleteUser(organizationId: string, userId: string): Promise<boolean>;
+}
+
+export interface ApiKeyStore {
+  insertApiKey(key: ApiKey): Promise<void>;
+  /** Across organizations: a request names only its public key. */
+  findApiKey(publicKey: string): Promise<ApiKey | undefined>;
+  listApiKeys(organizationId: string): Promise<ApiKey[]>;
+  /** Returns the key as revoked, or undefined when the organization has no such key. Revoking twice keeps the first time. */
+  revokeApiKey(organizationId: string, publicKey: string, at: Date): Promise<ApiKey | undefined>;
+}
+
+export interface MeetingStore {
+  insertMeeting(meeting: Meeting): Promise<void>;
+  /** Deleted meetings are not found. */
+  findMeeting(organizationId: string, id: string): Promise<Meeting | undefined>;
+  /** Marks deleted; returns the meeting with `deletedAt` set, or undefined when not found (or already deleted). The id stays taken. */
+  deleteMeeting(organizationId: string, id: string, at: Date): Promise<Meeting | undefined>;
+}
+
+export interface RoomStore {
+  /** Takes the room's slug in the shared namespace. */
+  insertRoom(room: Room): Promise<void>;
+  findRoom(organizationId: string, slug: string): Promise<Room | undefined>;
+}
+
+/** A member's stored state; the name comes from the user. */
+export type MemberState = Omit<Member, 'fullName'>;
+
+/** A change to a board or queue; absent fields stay as they are. */
+export interface SpacePatch {
+  name?: string;
+  slug?: string;
+  closingMessage?: string | null;
+  isActive?: boolean;
+  hasWaitingList?: boolean;
+  /** Replaces the member list, in this order, with these states. */
+  members?: MemberState[];
+}
+
+export interface SpaceStore {
+  /** Takes the space's slug in the shared namespace; stores its members (users of its organization). */
+  insertSpace(space: Space): Promise<void>;
+  /**
+   * With `lock`, inside a transaction, concurrent writers of the space wait
+   * until that transaction ends (PostgreSQL `FOR UPDATE`; SQLite runs one
+   * write transaction at a time anyway).
+   */
+  findSpace(organizationId: string, kind: SpaceKind, id: string, options?: { lock?: boolean }): Promise<Space | undefined>;
+  /** Applies the patch atomically; returns the updated space, or undefined when not found. */
+  updateSpace(organizationId: string, kind: SpaceKind, id: string, patch: SpacePatch, at: Date): Promise<Space | undefined>;
+  /** Returns the space as it was before deletion, or undefined. Frees its slug. */
+  deleteSpace(organizationId: string, kind: SpaceKind, id: string): Promise<Space | undefined>;
+}
+
+export interface UsageStore {
+  /** Adds each increment to its (key, hour) total, in one transaction; increments must be unique per (key, hour). */
+  recordUsage(increments: UsageIncrement[]): Promise<void>;
+  /** Hourly totals of an organization's keys with hourStart in [from, to). */
+  listHourlyUsage(organizationId: string, from: Date, to: Date): Promise<HourlyUsage[]>;
+  findOrganizationQuota(organizationId: string): Promise<OrganizationQuota | undefined>;
+  setOrganizationQuota(organizationId: string, quota: OrganizationQuota): Promise<void>;
+}
+
+export interface Store extends OrganizationStore, ApiKeyStore, MeetingStore, RoomStore, SpaceStore, UsageStore {
+  /** Presence and meeting-place deadlines (see live-store.ts). */
+  readonly live: LiveStore;
+  /**
+   * Runs `work` in one transaction: every write through `tx` commits
+   * together or not at all. Inside a transaction, `tx.transaction` runs its
+   * work in the same one. Never use the outer store inside `work`: on
+   * SQLite it would wait for the transaction to end.
+   */
+  transaction<T>(work: (tx: Store) => Promise<T>): Promise<T>;
+}
+
+/** A store as opened by the composition root: the ports plus the connection's life. */
+export interface StoreConnection extends Store {
+  readonly dialect: 'sqlite' | 'postgres';
+  /** Applies pending migrations; returns the names applied. */
+  migrate(): Promise<string[]>;
+  /** Throws when the database does not answer. */
+  ping(): Promise<void>;
+  close(): Promise<void>;
+}

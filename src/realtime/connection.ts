@@ -1,0 +1,169 @@
+/**
+ * @module realtime/connection
+ * One participant's signalling connection: its state (new, joined, gone),
+ * the strictly ordered handling of its messages, its message budget, its
+ * join deadline, and the media-state throttle. What each message does is
+ * in handlers/; this file only decides whether and when it runs.
+ */
+import { leavePlace, updateMedia } from '../domain/places.ts';
+import type { MediaState, PlaceRef } from '../domain/presence.ts';
+import { HANDLERS } from './handlers/index.ts';
+import type { Hub } from './hub.ts';
+import { CloseCode, parseClientMessage, ProtocolError, type ClientMessage, type ServerMessage } from './protocol.ts';
+
+/** What the hub needs from a transport connection. */
+export interface Peer {
+  send(message: ServerMessage): void;
+  close(code: number, reason: string): void;
+}
+
+export type ConnectionState = 'new' | 'joined' | 'gone';
+
+/**
+ * At most one media-state write (and presence broadcast to every instance)
+ * per connection per this interval: a client toggling as fast as it may
+ * send would otherwise cost a database write and a fan-out per message.
+ * The latest state always lands, at most this much later.
+ */
+export const MEDIA_UPDATE_INTERVAL_MS = 250;
+
+export class Connection {
+  state: ConnectionState = 'new';
+  place: PlaceRef | undefined;
+  private queue: Promise<void> = Promise.resolve();
+  private windowStart = Date.now();
+  private windowCount = 0;
+  private readonly joinTimer: NodeJS.Timeout;
+  /** The newest media state not yet written, and the timer that will write it. */
+  private pendingMedia: MediaState | null = null;
+  private mediaTimer: NodeJS.Timeout | undefined;
+  private lastMediaAt = 0;
+
+  constructor(
+    readonly hub: Hub,
+    private readonly peer: Peer,
+    readonly id: string,
+  ) {
+    this.joinTimer = setTimeout(() => {
+      if (this.state === 'new') this.close(CloseCode.joinTimeout, 'No join message in time.');
+    }, hub.joinTimeoutMs);
+  }
+
+  send(message: ServerMessage): void {
+    if (this.state !== 'gone') this.peer.send(message);
+  }
+
+  /** A text frame from the client. Messages are handled strictly in order. */
+  receive(text: string): void {
+    if (this.state === 'gone') return;
+    const now = Date.now();
+    if (now - this.windowStart > 10_000) {
+      this.windowStart = now;
+      this.windowCount = 0;
+    }
+    if (++this.windowCount > this.hub.maxMessagesPer10s) {
+      this.refuse(CloseCode.tooManyMessages, 'too_many_messages', 'Too many messages.');
+      return;
+    }
+    let message: ClientMessage;
+    try {
+      message = parseClientMessage(text);
+    } catch (error) {
+      const detail = error instanceof ProtocolError ? error.message : 'Malformed message.';
+      this.refuse(CloseCode.badMessage, 'bad_message', detail);
+      return;
+    }
+    this.enqueue(() => this.dispatch(message));
+  }
+
+  /** Runs `step` after every message before it. */
+  private enqueue(step: () => Promise<void>): void {
+    this.queue = this.queue.then(step).catch((error: unknown) => {
+      this.hub.log.error({ err: error }, 'realtime: message handling failed');
+      this.close(CloseCode.badMessage, 'Internal error.');
+    });
+    void this.hub.track(this.queue);
+  }
+
+  private async dispatch(message: ClientMessage): Promise<void> {
+    if (this.state === 'gone') return;
+    const handler = HANDLERS[message.type] as { when: 'any' | 'new' | 'joined'; handle(c: Connection, m: ClientMessage): Promise<void> | void };
+    if (handler.when === 'joined' && this.state === 'new') return this.refuse(CloseCode.badMessage, 'not_joined', 'Send "join" first.');
+    if (handler.when === 'new' && this.state === 'joined') return this.refuse(CloseCode.badMessage, 'already_joined', 'Already joined.');
+    await handler.handle(this, message);
+  }
+
+  /** The join went through: this connection is now in `place`. */
+  joined(place: PlaceRef): void {
+    clearTimeout(this.joinTimer);
+    this.place = place;
+    this.state = 'joined';
+    this.hub.register(this, place);
+  }
+
+  /** Records the newest media state; written now or, within MEDIA_UPDATE_INTERVAL_MS of the last write, when that has passed. */
+  announceMedia(media: MediaState): void {
+    this.pendingMedia = media;
+    this.scheduleMedia();
+  }
+
+  private scheduleMedia(): void {
+    if (this.mediaTimer || !this.pendingMedia || this.state !== 'joined') return;
+    const wait = Math.max(0, this.lastMediaAt + MEDIA_UPDATE_INTERVAL_MS - Date.now());
+    this.mediaTimer = setTimeout(() => {
+      this.mediaTimer = undefined;
+      this.enqueue(() => this.writeMedia());
+    }, wait);
+  }
+
+  private async writeMedia(): Promise<void> {
+    const media = this.pendingMedia;
+    if (!media || this.state !== 'joined') return;
+    this.pendingMedia = null;
+    this.lastMediaAt = Date.now();
+    await updateMedia(this.hub.ctx, this.id, media);
+    this.hub.publish({ t: 'presence', place: this.place! });
+    // A state that arrived during the write goes out in the next slot.
+    this.scheduleMedia();
+  }
+
+  /** The transport closed (either side). */
+  closed(): void {
+    clearTimeout(this.joinTimer);
+    clearTimeout(this.mediaTimer);
+    this.mediaTimer = undefined;
+    const wasJoined = this.state === 'joined';
+    this.state = 'gone';
+    this.hub.forget(this);
+    if (!wasJoined) return;
+    const place = this.place!;
+    // After any message still in flight, so a join that is finishing is undone too.
+    void this.hub.track(
+      this.queue.then(async () => {
+        try {
+          await leavePlace(this.hub.ctx, this.id);
+        } catch (error) {
+          this.hub.log.error({ err: error }, 'realtime: could not record a departure');
+        }
+        this.hub.publish({ t: 'presence', place });
+      }),
+    );
+  }
+
+  /** The place ended: tell the client, then close. */
+  end(reason: 'closed' | 'deleted'): void {
+    if (this.state === 'gone') return;
+    this.send({ type: 'ended', reason });
+    this.close(CloseCode.gone, reason === 'deleted' ? 'Meeting deleted.' : 'Meeting closed.');
+  }
+
+  close(code: number, reason: string): void {
+    this.peer.close(code, reason);
+  }
+
+  /** Tells the client why (an `error` message), then closes with `code`. */
+  refuse(code: number, errorCode: string, message: string): void {
+    this.send({ type: 'error', code: errorCode, message });
+    this.close(code, message.slice(0, 120));
+  }
+}

@@ -1,0 +1,62 @@
+/**
+ * @module server
+ * Wires one Foyer server from its parts: the domain context over an open
+ * store, the key lookup cache (kept fresh by domain events), the realtime
+ * hub and its bus, request limits when given, and the HTTP application.
+ * `npm start` (main.ts) and the tests build servers only through here, so
+ * what the tests run is what production runs.
+ */
+import type { FastifyInstance } from 'fastify';
+import type { Logger } from 'pino';
+import type { Config } from './config.ts';
+import { createContext, type FoyerContext } from './context.ts';
+import type { StoreConnection } from './domain/ports/store.ts';
+import { buildApp } from './http/app.ts';
+import { limitsGuard } from './http/plugins/limits.ts';
+import type { Limits } from './limits/limits.ts';
+import { LookupCache } from './limits/lookup-cache.ts';
+import { createRealtime, type Realtime, type RealtimeTuning } from './realtime/realtime.ts';
+
+export interface ServerParts {
+  config: Config;
+  store: StoreConnection;
+  logger: Logger;
+  now?: () => Date;
+  /** Request limits; without them every authenticated request is admitted. */
+  limits?: Limits;
+  /** True once shutdown has begun (`/ready` then answers 503). */
+  isShuttingDown?: () => boolean;
+  /** Realtime timings; tests shorten them. */
+  realtime?: RealtimeTuning;
+}
+
+export interface FoyerServer {
+  app: FastifyInstance;
+  ctx: FoyerContext;
+  realtime: Realtime;
+  lookups: LookupCache;
+}
+
+export async function createServer(parts: ServerParts): Promise<FoyerServer> {
+  const { config, store, logger } = parts;
+  const ctx = await createContext(config, {
+    store,
+    now: parts.now,
+    onListenerError: (error, event) => logger.error({ err: error, event: event.type }, 'a listener of a domain event failed'),
+  });
+  // Key, organization and quota lookups of the auth hot path, cached for API_KEY_CACHE_SECONDS.
+  const lookups = new LookupCache(store, config.apiKeyCacheSeconds * 1000);
+  lookups.listen(ctx.events);
+  const realtime = createRealtime(ctx, config, logger, parts.realtime);
+  const app = await buildApp({
+    config,
+    ctx,
+    database: store,
+    realtime,
+    logger,
+    lookups,
+    authGuard: parts.limits ? limitsGuard(parts.limits, lookups) : undefined,
+    health: { limits: parts.limits, isShuttingDown: parts.isShuttingDown },
+  });
+  return { app, ctx, realtime, lookups };
+}

@@ -1,0 +1,32 @@
+/**
+ * @module store/queries/db
+ * What every query module shares: the connection type (the database or a
+ * transaction on it), running a multi-statement write atomically inside
+ * whatever transaction is already open, and turning driver errors into
+ * domain errors.
+ */
+import type { Kysely, Transaction } from 'kysely';
+import type { Database } from '../schema.ts';
+
+/** The database, or a transaction on it: query modules work on either. */
+export type Db = Kysely<Database> | Transaction<Database>;
+
+/**
+ * Turns a driver error into a domain error (unique violation -> ConflictError),
+ * or returns it unchanged when it is not one the domain can act on.
+ */
+export type ErrorTranslator = (error: unknown) => unknown;
+
+/** Runs `work` in a transaction: a new one, or the one `db` already is. */
+export function atomically<T>(db: Db, work: (trx: Transaction<Database>) => Promise<T>): Promise<T> {
+  return db.isTransaction ? work(db as Transaction<Database>) : db.transaction().execute(work);
+}
+
+/** Runs a write and translates driver errors into domain errors. */
+export async function translated<T>(translate: ErrorTranslator, write: () => Promise<T>): Promise<T> {
+  try {
+    return await write();
+  } catch (error) {
+    throw translate(error);
+  }
+}

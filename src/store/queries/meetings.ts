@@ -1,0 +1,51 @@
+/**
+ * @module store/queries/meetings
+ * Meetings as the API sees them: scoped by organization, deleted ones gone.
+ * (The meeting pages' lookups across organizations are in place-records.ts.)
+ */
+import type { MeetingStore } from '../../domain/ports/store.ts';
+import { meetingToRow, rowToMeeting, toMillis } from '../mappers.ts';
+import { atomically, translated, type Db, type ErrorTranslator } from './db.ts';
+
+export function meetingQueries(db: Db, translate: ErrorTranslator): MeetingStore {
+  return {
+    async insertMeeting(meeting) {
+      await translated(translate, () => db.insertInto('meetings').values(meetingToRow(meeting)).execute());
+    },
+
+    async findMeeting(organizationId, id) {
+      const row = await db
+        .selectFrom('meetings')
+        .selectAll()
+        .where('id', '=', id)
+        .where('organization_id', '=', organizationId)
+        .where('deleted_at', 'is', null)
+        .executeTakeFirst();
+      return row && rowToMeeting(row);
+    },
+
+    async deleteMeeting(organizationId, id, at) {
+      return translated(translate, () =>
+        atomically(db, async (trx) => {
+          const row = await trx
+            .selectFrom('meetings')
+            .selectAll()
+            .where('id', '=', id)
+            .where('organization_id', '=', organizationId)
+            .where('deleted_at', 'is', null)
+            .executeTakeFirst();
+          if (!row) return undefined;
+          const result = await trx
+            .updateTable('meetings')
+            .set({ deleted_at: toMillis(at) })
+            .where('id', '=', id)
+            .where('deleted_at', 'is', null)
+            .executeTakeFirst();
+          // A concurrent delete won the race: for this caller it no longer exists.
+          if (Number(result.numUpdatedRows) === 0) return undefined;
+          return { ...rowToMeeting(row), deletedAt: at };
+        }),
+      );
+    },
+  };
+}

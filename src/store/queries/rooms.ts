@@ -1,0 +1,32 @@
+/**
+ * @module store/queries/rooms
+ * Rooms, and the slug namespace they share with boards and queues: every
+ * insert takes its slug in `slugs` in the same transaction, so a slug
+ * names at most one place.
+ */
+import type { RoomStore } from '../../domain/ports/store.ts';
+import { roomToRow, rowToRoom } from '../mappers.ts';
+import { atomically, translated, type Db, type ErrorTranslator } from './db.ts';
+
+export function roomQueries(db: Db, translate: ErrorTranslator): RoomStore {
+  return {
+    async insertRoom(room) {
+      await translated(translate, () =>
+        atomically(db, async (trx) => {
+          await trx.insertInto('slugs').values({ slug: room.slug, kind: 'room', object_id: room.id }).execute();
+          await trx.insertInto('rooms').values(roomToRow(room)).execute();
+        }),
+      );
+    },
+
+    async findRoom(organizationId, slug) {
+      const row = await db
+        .selectFrom('rooms')
+        .selectAll()
+        .where('slug', '=', slug)
+        .where('organization_id', '=', organizationId)
+        .executeTakeFirst();
+      return row && rowToRoom(row);
+    },
+  };
+}
