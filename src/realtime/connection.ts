@@ -7,8 +7,8 @@
  */
 import { leavePlace, updateMedia } from '../domain/places.ts';
 import type { MediaState, PlaceRef } from '../domain/presence.ts';
+import type { ClientConnection, ConnectionState, Handler, HubServices } from './contracts.ts';
 import { HANDLERS } from './handlers/index.ts';
-import type { Hub } from './hub.ts';
 import { CloseCode, parseClientMessage, ProtocolError, type ClientMessage, type ServerMessage } from './protocol.ts';
 
 /** What the hub needs from a transport connection. */
@@ -17,7 +17,13 @@ export interface Peer {
   close(code: number, reason: string): void;
 }
 
-export type ConnectionState = 'new' | 'joined' | 'gone';
+/** What a connection needs from the hub that holds it. */
+export interface ConnectionHost extends HubServices {
+  readonly joinTimeoutMs: number;
+  readonly maxMessagesPer10s: number;
+  register(connection: Connection, place: PlaceRef): void;
+  forget(connection: Connection): void;
+}
 
 /**
  * At most one media-state write (and presence broadcast to every instance)
@@ -27,7 +33,7 @@ export type ConnectionState = 'new' | 'joined' | 'gone';
  */
 export const MEDIA_UPDATE_INTERVAL_MS = 250;
 
-export class Connection {
+export class Connection implements ClientConnection {
   state: ConnectionState = 'new';
   place: PlaceRef | undefined;
   private queue: Promise<void> = Promise.resolve();
@@ -40,7 +46,7 @@ export class Connection {
   private lastMediaAt = 0;
 
   constructor(
-    readonly hub: Hub,
+    readonly hub: ConnectionHost,
     private readonly peer: Peer,
     readonly id: string,
   ) {
@@ -87,7 +93,7 @@ export class Connection {
 
   private async dispatch(message: ClientMessage): Promise<void> {
     if (this.state === 'gone') return;
-    const handler = HANDLERS[message.type] as { when: 'any' | 'new' | 'joined'; handle(c: Connection, m: ClientMessage): Promise<void> | void };
+    const handler = HANDLERS[message.type] as Handler<ClientMessage['type']>;
     if (handler.when === 'joined' && this.state === 'new') return this.refuse(CloseCode.badMessage, 'not_joined', 'Send "join" first.');
     if (handler.when === 'new' && this.state === 'joined') return this.refuse(CloseCode.badMessage, 'already_joined', 'Already joined.');
     await handler.handle(this, message);

@@ -13,7 +13,8 @@ import type { LiveContext } from '../domain/lifecycle.ts';
 import { participantsOf } from '../domain/places.ts';
 import { placeKey, type PlaceRef } from '../domain/presence.ts';
 import type { Bus, BusMessage } from './bus.ts';
-import { Connection, type Peer } from './connection.ts';
+import { Connection, type ConnectionHost, type Peer } from './connection.ts';
+import type { RealtimeLogger } from './contracts.ts';
 import { CloseCode, participantView } from './protocol.ts';
 import { Sweeper } from './sweeper.ts';
 
@@ -28,12 +29,9 @@ export interface HubOptions {
   maxMessagesPer10s?: number;
 }
 
-export interface HubLogger {
-  warn(object: object, message: string): void;
-  error(object: object, message: string): void;
-}
+export type HubLogger = RealtimeLogger;
 
-export class Hub {
+export class Hub implements ConnectionHost {
   private readonly connections = new Map<string, Connection>();
   private readonly byPlace = new Map<string, Set<Connection>>();
   private readonly pending = new Set<Promise<unknown>>();

@@ -7,8 +7,16 @@
  * dead, and ends local calls of places that ended elsewhere.
  */
 import { endedElsewhere, retireInstance, sweep } from '../domain/lifecycle.ts';
-import type { Hub } from './hub.ts';
+import type { PlaceRef } from '../domain/presence.ts';
+import type { HubServices } from './contracts.ts';
 import { CloseCode } from './protocol.ts';
+
+/** What the sweeper needs from the hub: its connections and their places. */
+export interface SweeperHost extends HubServices {
+  places(): PlaceRef[];
+  all(): Array<{ close(code: number, reason: string): void }>;
+  endLocal(place: PlaceRef, reason: 'closed' | 'deleted'): void;
+}
 
 export class Sweeper {
   readonly intervalMs: number;
@@ -16,7 +24,7 @@ export class Sweeper {
   private stopped = false;
 
   constructor(
-    private readonly hub: Hub,
+    private readonly hub: SweeperHost,
     intervalMs?: number,
   ) {
     // A quarter of the idle time, within 0.25 s and 2 s: prompt closing with short test idle times, little load otherwise.

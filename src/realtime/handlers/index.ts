@@ -5,17 +5,12 @@
  * `when` says in which state of the connection the message is accepted:
  * before joining (`new`), after (`joined`), or at any time.
  */
-import type { Connection } from '../connection.ts';
+import type { Handler } from '../contracts.ts';
 import type { ClientMessage } from '../protocol.ts';
 import { handleLeave, handlePing } from './control.ts';
 import { handleJoin } from './join.ts';
 import { handleMedia } from './media.ts';
 import { handleRelay } from './relay.ts';
-
-export interface Handler<T extends ClientMessage['type']> {
-  when: 'any' | 'new' | 'joined';
-  handle(connection: Connection, message: Extract<ClientMessage, { type: T }>): Promise<void> | void;
-}
 
 export const HANDLERS: { [T in ClientMessage['type']]: Handler<T> } = {
   join: { when: 'new', handle: handleJoin },

@@ -6,7 +6,7 @@
  */
 import { DomainError } from '../../domain/errors.ts';
 import { enterPlace, leavePlace, participantsOf, type JoinRefusal } from '../../domain/places.ts';
-import type { Connection } from '../connection.ts';
+import type { ClientConnection } from '../contracts.ts';
 import { CloseCode, participantView, type ClientMessage } from '../protocol.ts';
 import { checkDisplayName } from '../../domain/places.ts';
 
@@ -18,7 +18,7 @@ const REFUSALS: Record<JoinRefusal, { code: number; message: string }> = {
   waiting_list: { code: CloseCode.notJoinable, message: 'This place has a waiting list, which this version does not serve yet.' },
 };
 
-export async function handleJoin(connection: Connection, message: Extract<ClientMessage, { type: 'join' }>): Promise<void> {
+export async function handleJoin(connection: ClientConnection, message: Extract<ClientMessage, { type: 'join' }>): Promise<void> {
   const { hub } = connection;
   let displayName: string;
   try {

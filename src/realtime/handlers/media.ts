@@ -4,9 +4,9 @@
  * announce them; written and fanned out at a bounded rate (see
  * `MEDIA_UPDATE_INTERVAL_MS`).
  */
-import type { Connection } from '../connection.ts';
+import type { ClientConnection } from '../contracts.ts';
 import type { ClientMessage } from '../protocol.ts';
 
-export function handleMedia(connection: Connection, message: Extract<ClientMessage, { type: 'media' }>): void {
+export function handleMedia(connection: ClientConnection, message: Extract<ClientMessage, { type: 'media' }>): void {
   connection.announceMedia({ audio: message.audio, video: message.video, screen: message.screen });
 }

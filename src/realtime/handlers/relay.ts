@@ -3,10 +3,10 @@
  * `offer`, `answer`, `ice`: passed to the named participant of the same
  * place, on whatever instance holds them, rebuilt from known fields.
  */
-import type { Connection } from '../connection.ts';
+import type { ClientConnection } from '../contracts.ts';
 import type { ClientMessage } from '../protocol.ts';
 
-export function handleRelay(connection: Connection, message: Extract<ClientMessage, { type: 'offer' | 'answer' | 'ice' }>): void {
+export function handleRelay(connection: ClientConnection, message: Extract<ClientMessage, { type: 'offer' | 'answer' | 'ice' }>): void {
   const place = connection.place!;
   const relayed =
     message.type === 'ice'

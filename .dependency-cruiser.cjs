@@ -1,0 +1,57 @@
+/**
+ * The layering of src/, checked by `npm test` (dependency-cruiser):
+ * - the domain imports nothing else of src/ (it owns its ports);
+ * - no import circles anywhere in src/;
+ * - storage is opened only by the composition roots (context.ts, main.ts,
+ *   server.ts) and `foyer migrate`; everything else reaches it through
+ *   the domain's ports;
+ * - the edges (http, web, realtime, limits, cli) do not import each other's
+ *   insides except where a seam is named below.
+ */
+/** @type {import('dependency-cruiser').IConfiguration} */
+module.exports = {
+  forbidden: [
+    {
+      name: 'domain-is-pure',
+      comment: 'src/domain imports nothing else of src/: the other folders depend on it, never the reverse.',
+      severity: 'error',
+      from: { path: '^src/domain/' },
+      to: { path: '^src/', pathNot: '^src/domain/' },
+    },
+    {
+      name: 'no-circular',
+      comment: 'An import circle makes load order matter and hides which module is the lower layer.',
+      severity: 'error',
+      from: { path: '^src/' },
+      to: { circular: true },
+    },
+    {
+      name: 'store-only-from-composition-roots',
+      comment: 'Only the composition roots open storage; commands use the ports in src/domain/ports.',
+      severity: 'error',
+      from: { path: '^src/', pathNot: ['^src/store/', '^src/(context|main|server)\\.ts$', '^src/cli/commands/migrate\\.ts$'] },
+      to: { path: '^src/store/' },
+    },
+    {
+      name: 'store-is-below-the-edges',
+      comment: 'Storage knows the domain only.',
+      severity: 'error',
+      from: { path: '^src/store/' },
+      to: { path: '^src/(http|web|realtime|limits|cli)/' },
+    },
+    {
+      name: 'realtime-below-http-and-web',
+      comment: 'The hub is transport- and page-free; http and web mount it.',
+      severity: 'error',
+      from: { path: '^src/realtime/' },
+      to: { path: '^src/(http|web|cli)/' },
+    },
+  ],
+  options: {
+    doNotFollow: { path: 'node_modules' },
+    exclude: { path: '\\.(test|contract)\\.ts$' },
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: 'tsconfig.json' },
+    enhancedResolveOptions: { extensions: ['.ts', '.js', '.d.ts', '.json'] },
+  },
+};

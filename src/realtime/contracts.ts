@@ -1,0 +1,47 @@
+/**
+ * @module realtime/contracts
+ * The seams between the hub, a connection, the message handlers and the
+ * sweeper, as interfaces, so each depends on what it uses rather than on
+ * the others' classes (and no module imports one that imports it back).
+ */
+import type { LiveContext } from '../domain/lifecycle.ts';
+import type { MediaState, PlaceRef } from '../domain/presence.ts';
+import type { BusMessage } from './bus.ts';
+import type { ClientMessage, ServerMessage } from './protocol.ts';
+
+export interface RealtimeLogger {
+  warn(object: object, message: string): void;
+  error(object: object, message: string): void;
+}
+
+/** What every part of the hub shares: the live domain context, the log, the bus. */
+export interface HubServices {
+  readonly ctx: LiveContext;
+  readonly log: RealtimeLogger;
+  publish(message: BusMessage): void;
+  /** Keeps `promise` in the set the hub waits for when it stops. */
+  track<T>(promise: Promise<T>): Promise<T>;
+}
+
+export type ConnectionState = 'new' | 'joined' | 'gone';
+
+/** What a handler sees of the connection whose message it handles. */
+export interface ClientConnection {
+  readonly id: string;
+  readonly hub: HubServices;
+  readonly state: ConnectionState;
+  readonly place: PlaceRef | undefined;
+  send(message: ServerMessage): void;
+  /** Tells the client why (an `error` message), then closes with `code`. */
+  refuse(code: number, errorCode: string, message: string): void;
+  close(code: number, reason: string): void;
+  /** The join went through: the connection is now in `place`. */
+  joined(place: PlaceRef): void;
+  announceMedia(media: MediaState): void;
+}
+
+/** One client message type's handling, and in which state of the connection it is accepted. */
+export interface Handler<T extends ClientMessage['type']> {
+  when: 'any' | 'new' | 'joined';
+  handle(connection: ClientConnection, message: Extract<ClientMessage, { type: T }>): Promise<void> | void;
+}

@@ -1,0 +1,148 @@
+/**
+ * @module store/contract/places
+ * The storage contract: meetings, rooms and the shared slug namespace.
+ */
+import assert from 'node:assert/strict';
+import { randomUUID } from 'node:crypto';
+import { beforeEach, describe, it } from 'node:test';
+import type { StoreConnection } from '../../domain/ports/store.ts';
+import { assertConflict, later, meeting, org, room, seed, space, type ContractEnv } from './fixtures.ts';
+
+export function placesContract(env: ContractEnv): void {
+  let store: StoreConnection;
+  beforeEach(() => {
+    store = env.store;
+  });
+
+  describe('meetings', () => {
+    it('round-trips a meeting with dates, booleans and query parameters', async () => {
+      const { o, ann } = await seed(store);
+      const m = meeting(o.id, {
+        ownerUserId: ann.id,
+        isInfinite: true,
+        queryParameters: { lang: 'en', volume: 7, muted: true },
+        shortCode: 'Ab3dE9xZ',
+        closesAt: null,
+        closedAt: later(1000),
+      });
+      await store.insertMeeting(m);
+      const found = await store.findMeeting(o.id, m.id);
+      assert.deepEqual(found, m);
+      assert.ok(found?.createdAt instanceof Date);
+      assert.deepEqual(await store.live.findMeetingRecord({ id: m.id }), m);
+      assert.deepEqual(await store.live.findMeetingRecord({ shortCode: 'Ab3dE9xZ' }), m);
+      assert.equal(await store.live.findMeetingRecord({ shortCode: 'ab3de9xz' }), undefined);
+    });
+
+    it('round-trips a plain consultation', async () => {
+      const { o } = await seed(store);
+      const m = meeting(o.id, { type: 'CONSULTATION' });
+      await store.insertMeeting(m);
+      assert.deepEqual(await store.findMeeting(o.id, m.id), m);
+    });
+
+    it("does not find another organization's meeting", async () => {
+      const { o } = await seed(store);
+      const other = org();
+      await store.insertOrganization(other);
+      const m = meeting(o.id);
+      await store.insertMeeting(m);
+      assert.equal(await store.findMeeting(other.id, m.id), undefined);
+      assert.equal(await store.deleteMeeting(other.id, m.id, later(1)), undefined);
+      assert.deepEqual(await store.findMeeting(o.id, m.id), m);
+    });
+
+    it('refuses a taken meeting id, even across organizations', async () => {
+      const { o } = await seed(store);
+      const other = org();
+      await store.insertOrganization(other);
+      const m = meeting(o.id);
+      await store.insertMeeting(m);
+      await assertConflict(store.insertMeeting(meeting(other.id, { id: m.id })), 'id', 'A meeting with this id already exists.');
+    });
+
+    it('refuses a taken short code', async () => {
+      const { o } = await seed(store);
+      await store.insertMeeting(meeting(o.id, { shortCode: 'code1234', queryParameters: { a: 'b' } }));
+      await assertConflict(
+        store.insertMeeting(meeting(o.id, { shortCode: 'code1234', queryParameters: { a: 'c' } })),
+        'shortCode',
+      );
+      // Meetings without a short code never collide with each other.
+      await store.insertMeeting(meeting(o.id));
+      await store.insertMeeting(meeting(o.id));
+    });
+
+    it('deletes a meeting: afterwards it is not found, and a second delete finds nothing', async () => {
+      const { o } = await seed(store);
+      const m = meeting(o.id, { shortCode: 'gone1234', queryParameters: { x: 1 } });
+      await store.insertMeeting(m);
+      const deleted = await store.deleteMeeting(o.id, m.id, later(60));
+      assert.deepEqual(deleted, { ...m, deletedAt: later(60) });
+      assert.equal(await store.findMeeting(o.id, m.id), undefined);
+      // The meeting pages still find the record, to answer 410 rather than 404.
+      assert.deepEqual((await store.live.findMeetingRecord({ id: m.id }))?.deletedAt, later(60));
+      assert.deepEqual((await store.live.findMeetingRecord({ shortCode: 'gone1234' }))?.deletedAt, later(60));
+      assert.equal(await store.deleteMeeting(o.id, m.id, later(70)), undefined);
+      // The id stays taken: links to a deleted meeting must not reach a new one.
+      await assertConflict(store.insertMeeting(meeting(o.id, { id: m.id })), 'id');
+    });
+  });
+
+  describe('rooms and the shared slug namespace', () => {
+    it('round-trips rooms with and without a title', async () => {
+      const { o } = await seed(store);
+      const titled = room(o.id);
+      const untitled = room(o.id, { title: null });
+      await store.insertRoom(titled);
+      await store.insertRoom(untitled);
+      assert.deepEqual(await store.findRoom(o.id, titled.slug), titled);
+      assert.deepEqual(await store.findRoom(o.id, untitled.slug), untitled);
+      assert.deepEqual(await store.live.findSlugPlace(untitled.slug), {
+        kind: 'room',
+        id: untitled.id,
+        organizationId: o.id,
+        slug: untitled.slug,
+        title: null,
+      });
+      assert.equal(await store.findRoom(o.id, 'no-such-room'), undefined);
+    });
+
+    it("does not find another organization's room", async () => {
+      const { o } = await seed(store);
+      const other = org();
+      await store.insertOrganization(other);
+      const r = room(o.id);
+      await store.insertRoom(r);
+      assert.equal(await store.findRoom(other.id, r.slug), undefined);
+    });
+
+    it('refuses a room slug taken by a room, a board or a queue, in any organization', async () => {
+      const { o } = await seed(store);
+      const other = org();
+      await store.insertOrganization(other);
+      const r = room(o.id);
+      const b = space(o.id, 'board');
+      const q = space(o.id, 'queue');
+      await store.insertRoom(r);
+      await store.insertSpace(b);
+      await store.insertSpace(q);
+      const taken = 'This slug is already taken.';
+      await assertConflict(store.insertRoom(room(other.id, { slug: r.slug })), 'slug', taken);
+      await assertConflict(store.insertRoom(room(o.id, { slug: b.slug })), 'slug', taken);
+      await assertConflict(store.insertRoom(room(o.id, { slug: q.slug })), 'slug', taken);
+      await assertConflict(store.insertSpace(space(o.id, 'board', { slug: r.slug })), 'slug', taken);
+      await assertConflict(store.insertSpace(space(o.id, 'queue', { slug: b.slug })), 'slug', taken);
+      await assertConflict(store.insertSpace(space(other.id, 'board', { slug: q.slug })), 'slug', taken);
+    });
+
+    it('leaves nothing behind when an insert fails on its slug', async () => {
+      const { o } = await seed(store);
+      const r = room(o.id);
+      await store.insertRoom(r);
+      const clash = space(o.id, 'board', { slug: r.slug });
+      await assertConflict(store.insertSpace(clash), 'slug');
+      assert.equal(await store.findSpace(o.id, 'board', clash.id), undefined);
+    });
+  });
+}
