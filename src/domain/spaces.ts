@@ -1,7 +1,7 @@
 /**
  * @module domain/spaces
- * Boards and queues (v3): shared waiting places served by several members.
- * They are one concept with two kinds ("space" in the code), so one set of
+ * Boards and queues (v3), called spaces in the code: shared waiting rooms
+ * served by several members. They are one concept with two kinds, so one set of
  * commands serves both; the kind decides only whether a waiting list can
  * be switched. Who may be a member and what state a new member starts in
  * are decided here, once.

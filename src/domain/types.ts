@@ -84,7 +84,7 @@ export interface Member {
 }
 
 /**
- * A board or a queue: a shared waiting place served by several members.
+ * A space: a board or a queue, a shared waiting room served by several members.
  * Queues ignore `hasWaitingList` (always stored false).
  */
 export interface Space {

@@ -3,7 +3,7 @@
  * A Kysely driver for better-sqlite3 with group commit.
  *
  * Why: with `synchronous = FULL` every commit waits for an fsync of the
- * write-ahead log (about 1.3 ms on this machine's disk), and better-sqlite3
+ * write-ahead log (a millisecond or more on common disks), and better-sqlite3
  * waits on the main thread, so with Kysely's own driver every API write
  * stalled every other request for that long and writes were capped near
  * one per fsync. Here concurrent writes share one transaction and one

@@ -1,6 +1,6 @@
 /**
  * @module store/migrations/002_presence
- * Shared presence and meeting-place sessions (issue 4), so that the
+ * Shared presence and meeting-place sessions, so that the
  * lifecycle deadlines live in the database and every instance agrees on
  * who is present:
  * - `instances`: each running Foyer process and its last heartbeat. A

@@ -1,7 +1,7 @@
 /**
  * @module store/migrations/003_usage
  * Request totals per API key and UTC hour, and operator-set request quotas
- * per organization (issue 3). Hourly rows are the only counters: an
+ * per organization. Hourly rows are the only counters: an
  * organization's totals and daily totals are sums over them, so there is
  * nothing that could drift apart. Counts are flushed in batches by an
  * upsert that adds to `requests`, so several instances can write the same
