@@ -6,6 +6,7 @@
  * unknown (404) and ended (410) meetings and for waiting places.
  */
 import type { IceServer } from '../realtime/ice.ts';
+import { modulesOf } from './modules.ts';
 import type { Lang } from './strings.ts';
 import { scriptJson } from './views.ts';
 
@@ -21,7 +22,8 @@ const MEETING_ENTRY = '/static/js/app.js';
 
 /** Data for views/shell.eta. */
 export function shellView(settings: ShellSettings, lang: Lang) {
-  return { lang, title: settings.title, settingsJson: scriptJson(settings), entry: MEETING_ENTRY };
+  const [entry, ...preload] = modulesOf(MEETING_ENTRY);
+  return { lang, title: settings.title, settingsJson: scriptJson(settings), entry, preload };
 }
 
 /** Data for views/plain.eta. */
