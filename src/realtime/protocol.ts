@@ -12,19 +12,8 @@ export const MAX_SDP_CHARS = 60_000;
 export const MAX_CANDIDATE_CHARS = 2_048;
 export const MAX_ID_CHARS = 64;
 
-/** Close codes of the signalling socket (4000-4999 are the application's own). */
-export const CloseCode = {
-  normal: 1000,
-  goingAway: 1001,
-  tooBig: 1009,
-  badMessage: 4400,
-  notJoinable: 4403,
-  notFound: 4404,
-  joinTimeout: 4408,
-  gone: 4410,
-  tooManyMessages: 4429,
-  rejoin: 4503,
-} as const;
+/** Close codes of the signalling socket, shared with the browser pages (which act on them). */
+export { CloseCode } from '../../public/js/shared/close-codes.js';
 
 export interface IceCandidate {
   candidate: string;

@@ -24,8 +24,9 @@ import { iceServersFor } from '../realtime/ice.ts';
 import type { Realtime } from '../realtime/realtime.ts';
 import { realtimeRoutes } from '../realtime/ws-route.ts';
 import { pageHeaders } from './headers.ts';
-import { plainPage, shellPage, type ShellSettings } from './pages.ts';
+import { plainView, shellView, type ShellSettings } from './pages.ts';
 import { pageStrings, pickLang, type Lang } from './strings.ts';
+import { registerViews } from './views.ts';
 
 const PUBLIC_DIR = fileURLToPath(new URL('../../public/', import.meta.url));
 
@@ -52,6 +53,8 @@ export async function webPlugin(app: FastifyInstance, opts: WebPluginOptions): P
     },
   });
 
+  await registerViews(app);
+
   const langOf = (request: FastifyRequest): Lang => pickLang((request.query as Record<string, unknown>)?.lang);
 
   const plain = (request: FastifyRequest, reply: FastifyReply, status: number, kind: 'notFound' | 'gone') => {
@@ -61,13 +64,13 @@ export async function webPlugin(app: FastifyInstance, opts: WebPluginOptions): P
     return reply
       .code(status)
       .type('text/html; charset=utf-8')
-      .send(plainPage(lang, kind === 'gone' ? s.goneTitle : s.notFoundTitle, kind === 'gone' ? s.gone : s.notFound));
+      .viewAsync('plain', plainView(lang, kind === 'gone' ? s.goneTitle : s.notFoundTitle, kind === 'gone' ? s.gone : s.notFound));
   };
 
   const shell = (request: FastifyRequest, reply: FastifyReply, target: ShellSettings['target'], title: string | null) => {
     pageHeaders(reply, request, config.frameAncestors);
     const settings: ShellSettings = { target, title, iceServers: iceServersFor(config.ice, ctx.now()), wsPath: '/ws' };
-    return reply.type('text/html; charset=utf-8').send(shellPage(settings, langOf(request)));
+    return reply.type('text/html; charset=utf-8').viewAsync('shell', shellView(settings, langOf(request)));
   };
 
   app.get<{ Params: { id: string } }>('/meetings/:id', { schema: { hide: true } }, async (request, reply) => {
@@ -99,7 +102,7 @@ export async function webPlugin(app: FastifyInstance, opts: WebPluginOptions): P
     const s = pageStrings[lang];
     pageHeaders(reply, request, config.frameAncestors);
     const text = place.isActive ? s.waiting : (place.closingMessage ?? s.inactive);
-    return reply.type('text/html; charset=utf-8').send(plainPage(lang, place.name || s.waitingTitle, text));
+    return reply.type('text/html; charset=utf-8').viewAsync('plain', plainView(lang, place.name || s.waitingTitle, text));
   });
 }
 

@@ -83,7 +83,7 @@ export async function framesDecoded(page: Page): Promise<Record<string, number>>
   return page.evaluate(() => (window as any).foyer.framesDecoded());
 }
 
-/** What arrives from one remote participant (`window.foyer.stats()`, see public/js/mesh.js). */
+/** What arrives from one remote participant (`window.foyer.stats()`, see public/js/lib/mesh.js). */
 export interface RemoteStats {
   state: string;
   streamId: string | null;

@@ -1,4 +1,4 @@
-// @module public/js/media — camera and microphone: acquiring, device lists, screen capture.
+// @module public/js/lib/media — camera and microphone: acquiring, device lists, screen capture.
 
 export async function getLocalMedia({ audio, video, audioDeviceId, videoDeviceId }) {
   const constraints = {

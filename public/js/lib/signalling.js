@@ -1,7 +1,9 @@
-// @module public/js/signalling — the WebSocket client of docs/signalling.md.
+// @module public/js/lib/signalling — the WebSocket client of docs/signalling.md.
+// Knows the transport only (JSON messages, keepalive, the close code), not
+// what a page does with them, so every page with a live connection uses it.
 // Emits every server message to `onMessage`; `onClose(code)` when the socket ends.
 export class Signalling {
-  constructor(path, { onMessage, onClose }) {
+  constructor(path, { onMessage, onClose, keepaliveMs = 20000 }) {
     const scheme = location.protocol === 'https:' ? 'wss:' : 'ws:';
     this.socket = new WebSocket(`${scheme}//${location.host}${path}`);
     this.onMessage = onMessage;
@@ -20,7 +22,7 @@ export class Signalling {
       this.onMessage(message);
     });
     // Application-level keepalive: some proxies drop idle sockets that only carry server pings.
-    this.keepalive = setInterval(() => this.send({ type: 'ping' }), 20000);
+    this.keepalive = setInterval(() => this.send({ type: 'ping' }), keepaliveMs);
     this.socket.addEventListener('close', (event) => {
       // A dropped socket is replaced by a new Signalling on reconnect; its timer must not outlive it.
       clearInterval(this.keepalive);

@@ -1,4 +1,4 @@
-// @module public/js/mesh — one RTCPeerConnection per remote participant (P2P mesh).
+// @module public/js/lib/mesh — one RTCPeerConnection per remote participant (P2P mesh).
 //
 // Who offers: of two participants, the one with the greater id. Both learn
 // of each other from the server's participant list, so exactly one side

@@ -1,5 +1,8 @@
-// @module public/js/i18n — the call's texts in English and German (?lang=de).
-const strings = {
+// @module public/js/shared/strings/meeting — texts of the meeting page (pre-join,
+// call and end screens), in every language the pages offer. Plain data with
+// no browser API in it, so the server and the tests can import it too.
+
+export const meetingTexts = {
   en: {
     joinTitle: 'Ready to join?',
     yourName: 'Your name',
@@ -71,17 +74,3 @@ const strings = {
     meeting: 'Meeting',
   },
 };
-
-export function pickLang(requested) {
-  const candidates = [requested, ...(navigator.languages || [])].filter(Boolean).map((l) => String(l).toLowerCase());
-  for (const c of candidates) {
-    const base = c.split('-')[0];
-    if (strings[base]) return base;
-  }
-  return 'en';
-}
-
-export function translator(lang) {
-  const table = strings[lang] || strings.en;
-  return (key) => table[key] ?? strings.en[key] ?? key;
-}

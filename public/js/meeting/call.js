@@ -1,0 +1,151 @@
+// @module public/js/meeting/call — the call screen: header, one tile per
+// participant (own first), the participant list, the controls; and the
+// mesh whose remote streams fill the tiles.
+import { el } from '../lib/dom.js';
+import { canShareScreen } from '../lib/media.js';
+import { Mesh } from '../lib/mesh.js';
+import { cameraTrack, embed, root, settings, state, t } from './state.js';
+
+/** Remote participants' tiles by participant id. */
+const tiles = new Map();
+
+export const mesh = new Mesh({
+  iceServers: settings.iceServers,
+  send: (m) => state.signalling?.send(m),
+  onStream: (id, stream) => showRemote(id, stream),
+  onGone: (id) => removeTile(id),
+});
+
+function controlButton(id, label, onclick) {
+  return el('button', { type: 'button', id, class: 'control', onclick }, label);
+}
+
+/** Replaces the page with the call; `actions` are what its buttons do (see meeting/local-media.js, meeting/end.js). */
+export function renderCall({ toggleMic, toggleCamera, toggleShare, leave }) {
+  state.phase = 'call';
+  const selfVideo = el('video', { autoplay: true, playsinline: true, muted: true });
+  selfVideo.muted = true;
+  selfVideo.srcObject = state.stream;
+  const selfTile = el('figure', { class: 'tile self', id: 'tile-self' }, selfVideo, el('figcaption', {}, `${state.name} (${t('you')})`));
+  const grid = el('section', { class: 'tiles', id: 'tiles' }, selfTile);
+  // On phones the list starts folded away; the videos need the room.
+  const people = el('aside', { class: 'people', id: 'people', hidden: embed || matchMedia('(max-width: 640px)').matches }, el('h2', {}, t('participants')), el('ul', { id: 'people-list' }));
+  const controls = el(
+    'nav',
+    { class: 'controls' },
+    controlButton('mic', '', toggleMic),
+    controlButton('cam', '', toggleCamera),
+    canShareScreen() ? controlButton('share', '', toggleShare) : null,
+    embed ? null : controlButton('people-toggle', t('participants'), () => (people.hidden = !people.hidden)),
+    controlButton('leave', t('leave'), leave),
+  );
+  const header = embed ? null : el('header', { class: 'bar' }, el('span', { class: 'title' }, settings.title || t('meeting')), el('span', { id: 'count', class: 'count' }));
+  const notice = el('p', { class: 'notice', id: 'notice', role: 'status' });
+  root.replaceChildren(el('div', { class: 'call' }, header, el('div', { class: 'stage' }, grid, people), notice, controls));
+  tiles.clear();
+  refreshControls();
+  renderParticipants();
+}
+
+/** The buttons and the self view, after any change to what this page sends. */
+export function refreshControls() {
+  const set = (id, text, pressed) => {
+    const b = document.getElementById(id);
+    if (!b) return;
+    b.textContent = text;
+    b.setAttribute('aria-pressed', String(pressed));
+  };
+  set('mic', state.audioOn ? t('mute') : t('unmute'), !state.audioOn);
+  set('cam', state.videoOn ? t('cameraOff') : t('cameraOn'), !state.videoOn);
+  set('share', state.screenTrack ? t('stopShare') : t('share'), Boolean(state.screenTrack));
+  const self = document.querySelector('#tile-self video');
+  if (self) {
+    const showing = state.screenStream ?? state.stream;
+    if (self.srcObject !== showing) self.srcObject = showing;
+    const tile = document.getElementById('tile-self');
+    tile.classList.toggle('off', !state.screenTrack && !cameraTrack());
+    // The camera is mirrored like a mirror; a shared screen must read the right way round.
+    tile.classList.toggle('sharing', Boolean(state.screenTrack));
+  }
+}
+
+function flags(p) {
+  const out = [];
+  if (!p.audio) out.push(t('muted'));
+  if (!p.video && !p.screen) out.push(t('camOff'));
+  if (p.screen) out.push(t('sharing'));
+  return out.length ? ` · ${out.join(', ')}` : '';
+}
+
+/** The list, the count and the remote tiles' captions, from `state.participants`. */
+export function renderParticipants() {
+  const list = document.getElementById('people-list');
+  if (list) {
+    list.replaceChildren(
+      ...state.participants.map((p) => el('li', { 'data-id': p.id }, p.id === state.selfId ? `${p.name} (${t('you')})` : p.name, el('small', {}, flags(p)))),
+    );
+  }
+  const count = document.getElementById('count');
+  if (count) count.textContent = `${state.participants.length} · ${t('participants')}`;
+  for (const p of state.participants) {
+    const tile = tiles.get(p.id);
+    if (!tile) continue;
+    tile.caption.textContent = p.name + flags(p);
+    tile.node.classList.toggle('off', !p.video && !p.screen);
+    tile.node.classList.toggle('sharing', Boolean(p.screen));
+  }
+  const notice = document.getElementById('notice');
+  if (notice && !notice.dataset.sticky) notice.textContent = state.participants.length <= 1 ? t('alone') : '';
+}
+
+function ensureTile(id) {
+  let tile = tiles.get(id);
+  if (tile) return tile;
+  const video = el('video', { autoplay: true, playsinline: true });
+  const caption = el('figcaption', {});
+  const node = el('figure', { class: 'tile', 'data-id': id }, video, caption);
+  document.getElementById('tiles')?.append(node);
+  tile = { node, video, caption };
+  tiles.set(id, tile);
+  if ('requestVideoFrameCallback' in video) {
+    video.requestVideoFrameCallback(() => {
+      state.firstRemoteFrameAt ??= performance.now();
+    });
+  }
+  renderParticipants();
+  return tile;
+}
+
+function showRemote(id, stream) {
+  const tile = ensureTile(id);
+  // Once per stream: the mesh reports it for each of its tracks.
+  if (tile.video.srcObject === stream) return;
+  tile.video.srcObject = stream;
+  tile.video.play().catch((error) => {
+    // Only a refused autoplay (sound without a gesture, as with skipPrejoin)
+    // calls for muted playback; an AbortError (the source replaced meanwhile)
+    // says nothing about sound and must not silence the participant.
+    if (error?.name !== 'NotAllowedError') return;
+    tile.video.muted = true;
+    tile.video.play().catch(() => {});
+    offerSound();
+  });
+}
+
+function offerSound() {
+  if (document.getElementById('enable-sound')) return;
+  const button = el('button', { type: 'button', id: 'enable-sound', class: 'primary' }, t('enableSound'));
+  button.addEventListener('click', () => {
+    for (const tile of tiles.values()) {
+      tile.video.muted = false;
+      tile.video.play().catch(() => {});
+    }
+    button.remove();
+  });
+  document.querySelector('.call')?.prepend(button);
+}
+
+function removeTile(id) {
+  tiles.get(id)?.node.remove();
+  tiles.delete(id);
+}

@@ -1,0 +1,33 @@
+// @module public/js/meeting/end — leaving, and the end screens: left,
+// ended, not found, not joinable, and failed (the server refused this
+// connection for good; nothing retries).
+import { el } from '../lib/dom.js';
+import { mesh } from './call.js';
+import { stopMedia } from './local-media.js';
+import { cancelReconnect } from './reconnect.js';
+import { root, state, t } from './state.js';
+
+/** `kind`: left, ended, notFound, notJoinable or failed (with the close `code`). */
+export function finish(kind, code) {
+  state.phase = kind === 'left' || kind === 'failed' ? kind : 'ended';
+  state.leaving = true;
+  cancelReconnect();
+  state.signalling?.close();
+  state.signalling = null;
+  mesh.closeAll();
+  stopMedia();
+  state.participants = [];
+  const messages = { left: t('left'), ended: t('ended'), notFound: t('notFound'), notJoinable: t('notJoinable'), failed: t('failed') };
+  const body = [el('h1', {}, messages[kind])];
+  if (kind === 'failed') body.push(el('p', { class: 'detail' }, `${t('failedCode')} ${code}`));
+  if (kind === 'left' || kind === 'failed') {
+    body.push(el('button', { type: 'button', class: 'primary', id: 'rejoin', onclick: () => location.reload() }, kind === 'left' ? t('rejoin') : t('tryAgain')));
+  }
+  root.replaceChildren(el('section', { class: 'plain', id: 'finished', 'data-kind': kind, 'data-code': code }, ...body));
+}
+
+export function leave() {
+  state.leaving = true;
+  state.signalling?.send({ type: 'leave' });
+  finish('left');
+}
