@@ -11,7 +11,7 @@ import { Migrator, sql, type Kysely } from 'kysely';
 import type { Store, StoreConnection } from '../domain/ports/store.ts';
 import { migrationProvider } from './migrations/index.ts';
 import { apiKeyQueries } from './queries/api-keys.ts';
-import { translated, type Db, type ErrorTranslator } from './queries/db.ts';
+import { translated, type Db, type ErrorTranslator, type QueryContext } from './queries/db.ts';
 import { meetingQueries } from './queries/meetings.ts';
 import { organizationQueries } from './queries/organizations.ts';
 import { placeRecordQueries } from './queries/place-records.ts';
@@ -24,26 +24,34 @@ import type { Database } from './schema.ts';
 export type Dialect = 'sqlite' | 'postgres';
 export type { ErrorTranslator };
 
+type Internals = QueryContext & { live: Store['live'] };
+
+/** Every store method, once; stores share these through their prototype and differ in `this.db`. */
+const STORE_METHODS: Omit<Store, 'live'> & ThisType<Internals> = {
+  ...organizationQueries,
+  ...apiKeyQueries,
+  ...meetingQueries,
+  ...roomQueries,
+  ...spaceQueries,
+  ...usageQueries,
+  transaction(work) {
+    if (this.db.isTransaction) return work(this as unknown as Store);
+    return translated(this.translate, () =>
+      this.db.transaction().execute((trx) => work(storeOn(trx, this.dialect, this.translate))),
+    );
+  },
+};
+const LIVE_METHODS: Store['live'] & ThisType<QueryContext> = { ...presenceQueries, ...placeRecordQueries };
+
+/** The store over `db`: the database, or one transaction on it. */
 function storeOn(db: Db, dialect: Dialect, translate: ErrorTranslator): Store {
-  const store: Store = {
-    ...organizationQueries(db, translate),
-    ...apiKeyQueries(db, translate),
-    ...meetingQueries(db, translate),
-    ...roomQueries(db, translate),
-    ...spaceQueries(db, translate, dialect),
-    ...usageQueries(db, translate),
-    live: { ...presenceQueries(db), ...placeRecordQueries(db) },
-    transaction: (work) =>
-      db.isTransaction
-        ? work(store)
-        : translated(translate, () => db.transaction().execute((trx) => work(storeOn(trx, dialect, translate)))),
-  };
-  return store;
+  const context: QueryContext = { db, dialect, translate };
+  const live = Object.assign(Object.create(LIVE_METHODS) as Store['live'], context);
+  return Object.assign(Object.create(STORE_METHODS) as Store, context, { live });
 }
 
 export function createKyselyStore(db: Kysely<Database>, dialect: Dialect, translate: ErrorTranslator): StoreConnection {
-  return {
-    ...storeOn(db, dialect, translate),
+  return Object.assign(storeOn(db, dialect, translate), {
     dialect,
     async migrate() {
       const migrator = new Migrator({ db, provider: migrationProvider });
@@ -60,5 +68,5 @@ export function createKyselyStore(db: Kysely<Database>, dialect: Dialect, transl
     async close() {
       await db.destroy();
     },
-  };
+  });
 }

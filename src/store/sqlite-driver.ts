@@ -76,7 +76,6 @@ export class GroupCommitSqliteDriver implements Driver {
   private wakeWaiters: (() => void) | null = null;
   /** The batch's commit came due while a transaction was open: it runs once the transaction ends. */
   private commitAfterOwner = false;
-  private savepoints = 0;
   readonly stats: GroupCommitStats = { commits: 0, writes: 0 };
 
   constructor(
@@ -100,30 +99,27 @@ export class GroupCommitSqliteDriver implements Driver {
     }
     this.owner = conn;
     this.ownerReleased = new Promise<void>((resolve) => (this.wakeWaiters = resolve));
-    conn.savepoint = `kysely_tx_${++this.savepoints}`;
     try {
-      this.database.exec(`SAVEPOINT ${conn.savepoint}`);
+      this.control('SAVEPOINT kysely_tx');
     } catch (error) {
       this.releaseOwner();
       throw error;
     }
   }
 
-  async commitTransaction(connection: DatabaseConnection): Promise<void> {
-    const conn = connection as GroupCommitConnection;
-    this.database.exec(`RELEASE ${conn.savepoint}`);
+  async commitTransaction(): Promise<void> {
+    this.control('RELEASE kysely_tx');
     const durable = this.joinBatch();
     this.releaseOwner();
     await durable;
   }
 
-  async rollbackTransaction(connection: DatabaseConnection): Promise<void> {
-    const conn = connection as GroupCommitConnection;
+  async rollbackTransaction(): Promise<void> {
     try {
       // The batch may already be gone if SQLite abandoned it (an I/O error).
       if (this.database.inTransaction) {
-        this.database.exec(`ROLLBACK TO ${conn.savepoint}`);
-        this.database.exec(`RELEASE ${conn.savepoint}`);
+        this.control('ROLLBACK TO kysely_tx');
+        this.control('RELEASE kysely_tx');
       }
     } finally {
       this.releaseOwner();
@@ -161,6 +157,15 @@ export class GroupCommitSqliteDriver implements Driver {
       await this.joinBatch();
       return result;
     }
+  }
+
+  /**
+   * Runs a transaction-control statement through the statement cache:
+   * `exec` would compile it anew every time. One savepoint name serves every
+   * transaction, since only one is open at a time and they never nest.
+   */
+  private control(sql: string): void {
+    this.prepare(sql).run();
   }
 
   private prepare(sql: string): Database.Statement {
@@ -280,9 +285,6 @@ function busyError(): Error {
 }
 
 class GroupCommitConnection implements DatabaseConnection {
-  /** Name of this connection's savepoint while it holds a transaction. */
-  savepoint = '';
-
   constructor(private readonly driver: GroupCommitSqliteDriver) {}
 
   executeQuery<R>(compiledQuery: CompiledQuery): Promise<QueryResult<R>> {

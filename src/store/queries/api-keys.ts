@@ -4,50 +4,48 @@
  */
 import type { ApiKeyStore } from '../../domain/ports/store.ts';
 import { apiKeyToRow, rowToApiKey, toMillis } from '../mappers.ts';
-import { atomically, translated, type Db, type ErrorTranslator } from './db.ts';
+import { atomically, translated, type Db, type QueryContext } from './db.ts';
 
-export function apiKeyQueries(db: Db, translate: ErrorTranslator): ApiKeyStore {
-  return {
-    async insertApiKey(key) {
-      await translated(translate, () => db.insertInto('api_keys').values(apiKeyToRow(key)).execute());
-    },
+export const apiKeyQueries: ApiKeyStore & ThisType<QueryContext> = {
+  async insertApiKey(key) {
+    await translated(this.translate, () => this.db.insertInto('api_keys').values(apiKeyToRow(key)).execute());
+  },
 
-    async findApiKey(publicKey) {
-      const row = await db.selectFrom('api_keys').selectAll().where('public_key', '=', publicKey).executeTakeFirst();
-      return row && rowToApiKey(row);
-    },
+  async findApiKey(publicKey) {
+    const row = await this.db.selectFrom('api_keys').selectAll().where('public_key', '=', publicKey).executeTakeFirst();
+    return row && rowToApiKey(row);
+  },
 
-    async listApiKeys(organizationId) {
-      const rows = await db
-        .selectFrom('api_keys')
-        .selectAll()
-        .where('organization_id', '=', organizationId)
-        .orderBy('created_at')
-        .orderBy('public_key')
-        .execute();
-      return rows.map(rowToApiKey);
-    },
+  async listApiKeys(organizationId) {
+    const rows = await this.db
+      .selectFrom('api_keys')
+      .selectAll()
+      .where('organization_id', '=', organizationId)
+      .orderBy('created_at')
+      .orderBy('public_key')
+      .execute();
+    return rows.map(rowToApiKey);
+  },
 
-    async revokeApiKey(organizationId, publicKey, at) {
-      return translated(translate, () =>
-        atomically(db, async (trx) => {
-          // `revoked_at is null` keeps the first revocation time.
-          await trx
-            .updateTable('api_keys')
-            .set({ revoked_at: toMillis(at) })
-            .where('public_key', '=', publicKey)
-            .where('organization_id', '=', organizationId)
-            .where('revoked_at', 'is', null)
-            .execute();
-          const row = await trx
-            .selectFrom('api_keys')
-            .selectAll()
-            .where('public_key', '=', publicKey)
-            .where('organization_id', '=', organizationId)
-            .executeTakeFirst();
-          return row && rowToApiKey(row);
-        }),
-      );
-    },
-  };
-}
+  async revokeApiKey(organizationId, publicKey, at) {
+    return translated(this.translate, () =>
+      atomically(this.db, async (trx) => {
+        // `revoked_at is null` keeps the first revocation time.
+        await trx
+          .updateTable('api_keys')
+          .set({ revoked_at: toMillis(at) })
+          .where('public_key', '=', publicKey)
+          .where('organization_id', '=', organizationId)
+          .where('revoked_at', 'is', null)
+          .execute();
+        const row = await trx
+          .selectFrom('api_keys')
+          .selectAll()
+          .where('public_key', '=', publicKey)
+          .where('organization_id', '=', organizationId)
+          .executeTakeFirst();
+        return row && rowToApiKey(row);
+      }),
+    );
+  },
+};

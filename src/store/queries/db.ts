@@ -17,6 +17,18 @@ export type Db = Kysely<Database> | Transaction<Database>;
  */
 export type ErrorTranslator = (error: unknown) => unknown;
 
+/**
+ * What every query method reads from `this`: the connection (or the
+ * transaction), how to translate driver errors, and the dialect. Query
+ * modules are plain objects of methods sharing one prototype, so a store
+ * over a new transaction is one small object, not a copy of every method.
+ */
+export interface QueryContext {
+  readonly db: Db;
+  readonly translate: ErrorTranslator;
+  readonly dialect: 'sqlite' | 'postgres';
+}
+
 /** Runs `work` in a transaction: a new one, or the one `db` already is. */
 export function atomically<T>(db: Db, work: (trx: Transaction<Database>) => Promise<T>): Promise<T> {
   return db.isTransaction ? work(db as Transaction<Database>) : db.transaction().execute(work);

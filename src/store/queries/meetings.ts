@@ -5,47 +5,45 @@
  */
 import type { MeetingStore } from '../../domain/ports/store.ts';
 import { meetingToRow, rowToMeeting, toMillis } from '../mappers.ts';
-import { atomically, translated, type Db, type ErrorTranslator } from './db.ts';
+import { atomically, translated, type Db, type QueryContext } from './db.ts';
 
-export function meetingQueries(db: Db, translate: ErrorTranslator): MeetingStore {
-  return {
-    async insertMeeting(meeting) {
-      await translated(translate, () => db.insertInto('meetings').values(meetingToRow(meeting)).execute());
-    },
+export const meetingQueries: MeetingStore & ThisType<QueryContext> = {
+  async insertMeeting(meeting) {
+    await translated(this.translate, () => this.db.insertInto('meetings').values(meetingToRow(meeting)).execute());
+  },
 
-    async findMeeting(organizationId, id) {
-      const row = await db
-        .selectFrom('meetings')
-        .selectAll()
-        .where('id', '=', id)
-        .where('organization_id', '=', organizationId)
-        .where('deleted_at', 'is', null)
-        .executeTakeFirst();
-      return row && rowToMeeting(row);
-    },
+  async findMeeting(organizationId, id) {
+    const row = await this.db
+      .selectFrom('meetings')
+      .selectAll()
+      .where('id', '=', id)
+      .where('organization_id', '=', organizationId)
+      .where('deleted_at', 'is', null)
+      .executeTakeFirst();
+    return row && rowToMeeting(row);
+  },
 
-    async deleteMeeting(organizationId, id, at) {
-      return translated(translate, () =>
-        atomically(db, async (trx) => {
-          const row = await trx
-            .selectFrom('meetings')
-            .selectAll()
-            .where('id', '=', id)
-            .where('organization_id', '=', organizationId)
-            .where('deleted_at', 'is', null)
-            .executeTakeFirst();
-          if (!row) return undefined;
-          const result = await trx
-            .updateTable('meetings')
-            .set({ deleted_at: toMillis(at) })
-            .where('id', '=', id)
-            .where('deleted_at', 'is', null)
-            .executeTakeFirst();
-          // A concurrent delete won the race: for this caller it no longer exists.
-          if (Number(result.numUpdatedRows) === 0) return undefined;
-          return { ...rowToMeeting(row), deletedAt: at };
-        }),
-      );
-    },
-  };
-}
+  async deleteMeeting(organizationId, id, at) {
+    return translated(this.translate, () =>
+      atomically(this.db, async (trx) => {
+        const row = await trx
+          .selectFrom('meetings')
+          .selectAll()
+          .where('id', '=', id)
+          .where('organization_id', '=', organizationId)
+          .where('deleted_at', 'is', null)
+          .executeTakeFirst();
+        if (!row) return undefined;
+        const result = await trx
+          .updateTable('meetings')
+          .set({ deleted_at: toMillis(at) })
+          .where('id', '=', id)
+          .where('deleted_at', 'is', null)
+          .executeTakeFirst();
+        // A concurrent delete won the race: for this caller it no longer exists.
+        if (Number(result.numUpdatedRows) === 0) return undefined;
+        return { ...rowToMeeting(row), deletedAt: at };
+      }),
+    );
+  },
+};

@@ -6,73 +6,71 @@ import { sql } from 'kysely';
 import type { OrganizationStore } from '../../domain/ports/store.ts';
 import { normalizeEmail } from '../../domain/text.ts';
 import { organizationToRow, rowToOrganization, rowToUser, userToRow } from '../mappers.ts';
-import { atomically, translated, type Db, type ErrorTranslator } from './db.ts';
+import { atomically, translated, type Db, type QueryContext } from './db.ts';
 
-export function organizationQueries(db: Db, translate: ErrorTranslator): OrganizationStore {
-  return {
-    async insertOrganization(org) {
-      await translated(translate, () => db.insertInto('organizations').values(organizationToRow(org)).execute());
-    },
+export const organizationQueries: OrganizationStore & ThisType<QueryContext> = {
+  async insertOrganization(org) {
+    await translated(this.translate, () => this.db.insertInto('organizations').values(organizationToRow(org)).execute());
+  },
 
-    async findOrganization(idOrSlug) {
-      const row = await db
-        .selectFrom('organizations')
-        .selectAll()
-        .where((eb) => eb.or([eb('id', '=', idOrSlug), eb('slug', '=', idOrSlug)]))
-        // An id wins over a slug that happens to look like another org's id.
-        .orderBy(sql`case when id = ${idOrSlug} then 0 else 1 end`)
-        .executeTakeFirst();
-      return row && rowToOrganization(row);
-    },
+  async findOrganization(idOrSlug) {
+    const row = await this.db
+      .selectFrom('organizations')
+      .selectAll()
+      .where((eb) => eb.or([eb('id', '=', idOrSlug), eb('slug', '=', idOrSlug)]))
+      // An id wins over a slug that happens to look like another org's id.
+      .orderBy(sql`case when id = ${idOrSlug} then 0 else 1 end`)
+      .executeTakeFirst();
+    return row && rowToOrganization(row);
+  },
 
-    async listOrganizations() {
-      const rows = await db.selectFrom('organizations').selectAll().orderBy('created_at').orderBy('slug').execute();
-      return rows.map(rowToOrganization);
-    },
+  async listOrganizations() {
+    const rows = await this.db.selectFrom('organizations').selectAll().orderBy('created_at').orderBy('slug').execute();
+    return rows.map(rowToOrganization);
+  },
 
-    async insertUser(user) {
-      await translated(translate, () => db.insertInto('users').values(userToRow(user)).execute());
-    },
+  async insertUser(user) {
+    await translated(this.translate, () => this.db.insertInto('users').values(userToRow(user)).execute());
+  },
 
-    async listUsers(organizationId) {
-      const rows = await db
-        .selectFrom('users')
-        .selectAll()
-        .where('organization_id', '=', organizationId)
-        .orderBy('created_at')
-        .orderBy('email_lower')
-        .execute();
-      return rows.map(rowToUser);
-    },
+  async listUsers(organizationId) {
+    const rows = await this.db
+      .selectFrom('users')
+      .selectAll()
+      .where('organization_id', '=', organizationId)
+      .orderBy('created_at')
+      .orderBy('email_lower')
+      .execute();
+    return rows.map(rowToUser);
+  },
 
-    async findUserByEmail(organizationId, email) {
-      const row = await db
-        .selectFrom('users')
-        .selectAll()
-        .where('organization_id', '=', organizationId)
-        .where('email_lower', '=', normalizeEmail(email))
-        .executeTakeFirst();
-      return row && rowToUser(row);
-    },
+  async findUserByEmail(organizationId, email) {
+    const row = await this.db
+      .selectFrom('users')
+      .selectAll()
+      .where('organization_id', '=', organizationId)
+      .where('email_lower', '=', normalizeEmail(email))
+      .executeTakeFirst();
+    return row && rowToUser(row);
+  },
 
-    async deleteUser(organizationId, userId) {
-      return translated(translate, () =>
-        atomically(db, async (trx) => {
-          const user = await trx
-            .selectFrom('users')
-            .select('id')
-            .where('id', '=', userId)
-            .where('organization_id', '=', organizationId)
-            .executeTakeFirst();
-          if (!user) return false;
-          // Explicit rather than relying on ON DELETE, which SQLite only honours
-          // when foreign_keys is on for that connection.
-          await trx.deleteFrom('space_members').where('user_id', '=', userId).execute();
-          await trx.updateTable('meetings').set({ owner_user_id: null }).where('owner_user_id', '=', userId).execute();
-          await trx.deleteFrom('users').where('id', '=', userId).execute();
-          return true;
-        }),
-      );
-    },
-  };
-}
+  async deleteUser(organizationId, userId) {
+    return translated(this.translate, () =>
+      atomically(this.db, async (trx) => {
+        const user = await trx
+          .selectFrom('users')
+          .select('id')
+          .where('id', '=', userId)
+          .where('organization_id', '=', organizationId)
+          .executeTakeFirst();
+        if (!user) return false;
+        // Explicit rather than relying on ON DELETE, which SQLite only honours
+        // when foreign_keys is on for that connection.
+        await trx.deleteFrom('space_members').where('user_id', '=', userId).execute();
+        await trx.updateTable('meetings').set({ owner_user_id: null }).where('owner_user_id', '=', userId).execute();
+        await trx.deleteFrom('users').where('id', '=', userId).execute();
+        return true;
+      }),
+    );
+  },
+};

@@ -25,158 +25,157 @@ import type { LiveStore, NewParticipant, RemovedPresence } from '../../domain/po
 import type { MediaState, Participant, PlaceRef, PlaceSession } from '../../domain/presence.ts';
 import { toBool, toDateOrNull, toInt } from '../mappers.ts';
 import type { PlaceSessionsTable, PresenceTable } from '../schema.ts';
-import { atomically, type Db } from './db.ts';
+import { atomically, type Db, type QueryContext } from './db.ts';
 
 export type PresenceQueries = Pick<
   LiveStore,
   'heartbeat' | 'enterMeeting' | 'enterSession' | 'leave' | 'setMedia' | 'listPresent' | 'reapInstances' | 'removeInstance'
 >;
 
-export function presenceQueries(db: Db): PresenceQueries {
-  /**
-   * Deletes an instance and its presence and releases its places. With
-   * `onlyIfSeenBefore`, does nothing unless the instance row is still stale:
-   * it may have beaten again, or another instance may have reaped it first.
-   */
-  const dropInstance = (instanceId: string, deadline: number, staleBefore: number, onlyIfSeenBefore?: number) =>
-    atomically(db, async (trx): Promise<RemovedPresence[]> => {
-      let query = trx.deleteFrom('instances').where('id', '=', instanceId);
-      if (onlyIfSeenBefore !== undefined) query = query.where('seen_at', '<', onlyIfSeenBefore);
-      const removed = await query.executeTakeFirst();
-      if (onlyIfSeenBefore !== undefined && Number(removed.numDeletedRows) === 0) return [];
-      const rows = await trx
-        .deleteFrom('presence')
-        .where('instance_id', '=', instanceId)
-        .returning(['connection_id', 'place_kind', 'place_id'])
-        .execute();
-      const gone = rows.map((r) => ({ connectionId: r.connection_id, place: toPlace(r) }));
-      for (const place of uniquePlaces(gone.map((g) => g.place))) await releaseIfEmpty(trx, place, deadline, staleBefore);
-      return gone;
+export const presenceQueries: PresenceQueries & ThisType<QueryContext> = {
+  async heartbeat(instanceId, at) {
+    const ms = at.getTime();
+    const updated = await this.db.updateTable('instances').set({ seen_at: ms }).where('id', '=', instanceId).executeTakeFirst();
+    if (Number(updated.numUpdatedRows) > 0) return true;
+    await this.db
+      .insertInto('instances')
+      .values({ id: instanceId, started_at: ms, seen_at: ms })
+      .onConflict((oc) => oc.column('id').doUpdateSet({ seen_at: ms }))
+      .execute();
+    return false;
+  },
+
+  async enterMeeting(meetingId, participant, at) {
+    const ms = at.getTime();
+    return atomically(this.db, async (trx) => {
+      const opened = await trx
+        .updateTable('meetings')
+        .set({ closes_at: null })
+        .where('id', '=', meetingId)
+        .where('deleted_at', 'is', null)
+        .where('closed_at', 'is', null)
+        .where((eb) => eb.or([eb('closes_at', 'is', null), eb('closes_at', '>', ms)]))
+        .executeTakeFirst();
+      if (Number(opened.numUpdatedRows) === 0) return false;
+      await trx.insertInto('presence').values(presenceRow(participant, { kind: 'meeting', id: meetingId })).execute();
+      return true;
     });
+  },
 
-  return {
-    async heartbeat(instanceId, at) {
-      const ms = at.getTime();
-      const updated = await db.updateTable('instances').set({ seen_at: ms }).where('id', '=', instanceId).executeTakeFirst();
-      if (Number(updated.numUpdatedRows) > 0) return true;
-      await db
-        .insertInto('instances')
-        .values({ id: instanceId, started_at: ms, seen_at: ms })
-        .onConflict((oc) => oc.column('id').doUpdateSet({ seen_at: ms }))
+  async enterSession(ownerKind, ownerId, participant, at) {
+    const ms = at.getTime();
+    return atomically(this.db, async (trx) => {
+      // A session past its deadline is over even if no sweeper has run yet.
+      await trx
+        .updateTable('place_sessions')
+        .set({ closed_at: sql<number>`closes_at` })
+        .where('place_kind', '=', ownerKind)
+        .where('place_id', '=', ownerId)
+        .where('closed_at', 'is', null)
+        .where('closes_at', 'is not', null)
+        .where('closes_at', '<=', ms)
         .execute();
-      return false;
-    },
+      const fresh = { id: randomUUID(), place_kind: ownerKind, place_id: ownerId, started_at: ms, closes_at: null, closed_at: null };
+      await trx
+        .insertInto('place_sessions')
+        .values(fresh)
+        .onConflict((oc) => oc.columns(['place_kind', 'place_id']).where('closed_at', 'is', null).doNothing())
+        .execute();
+      const row = await trx
+        .updateTable('place_sessions')
+        .set({ closes_at: null })
+        .where('place_kind', '=', ownerKind)
+        .where('place_id', '=', ownerId)
+        .where('closed_at', 'is', null)
+        .returningAll()
+        .executeTakeFirstOrThrow();
+      await trx.insertInto('presence').values(presenceRow(participant, { kind: 'session', id: row.id })).execute();
+      return rowToSession(row);
+    });
+  },
 
-    async enterMeeting(meetingId, participant, at) {
-      const ms = at.getTime();
-      return atomically(db, async (trx) => {
-        const opened = await trx
-          .updateTable('meetings')
-          .set({ closes_at: null })
-          .where('id', '=', meetingId)
-          .where('deleted_at', 'is', null)
-          .where('closed_at', 'is', null)
-          .where((eb) => eb.or([eb('closes_at', 'is', null), eb('closes_at', '>', ms)]))
-          .executeTakeFirst();
-        if (Number(opened.numUpdatedRows) === 0) return false;
-        await trx.insertInto('presence').values(presenceRow(participant, { kind: 'meeting', id: meetingId })).execute();
-        return true;
-      });
-    },
-
-    async enterSession(ownerKind, ownerId, participant, at) {
-      const ms = at.getTime();
-      return atomically(db, async (trx) => {
-        // A session past its deadline is over even if no sweeper has run yet.
-        await trx
-          .updateTable('place_sessions')
-          .set({ closed_at: sql<number>`closes_at` })
-          .where('place_kind', '=', ownerKind)
-          .where('place_id', '=', ownerId)
-          .where('closed_at', 'is', null)
-          .where('closes_at', 'is not', null)
-          .where('closes_at', '<=', ms)
-          .execute();
-        const fresh = { id: randomUUID(), place_kind: ownerKind, place_id: ownerId, started_at: ms, closes_at: null, closed_at: null };
-        await trx
-          .insertInto('place_sessions')
-          .values(fresh)
-          .onConflict((oc) => oc.columns(['place_kind', 'place_id']).where('closed_at', 'is', null).doNothing())
-          .execute();
-        const row = await trx
-          .updateTable('place_sessions')
-          .set({ closes_at: null })
-          .where('place_kind', '=', ownerKind)
-          .where('place_id', '=', ownerId)
-          .where('closed_at', 'is', null)
-          .returningAll()
-          .executeTakeFirstOrThrow();
-        await trx.insertInto('presence').values(presenceRow(participant, { kind: 'session', id: row.id })).execute();
-        return rowToSession(row);
-      });
-    },
-
-    async leave(connectionId, clock) {
-      return atomically(db, async (trx) => {
-        const row = await trx
-          .deleteFrom('presence')
-          .where('connection_id', '=', connectionId)
-          .returning(['place_kind', 'place_id'])
-          .executeTakeFirst();
-        if (!row) return undefined;
-        const place = toPlace(row);
-        await releaseIfEmpty(trx, place, clock.at.getTime() + clock.idleMs, clock.staleBefore.getTime());
-        return place;
-      });
-    },
-
-    async setMedia(connectionId, media: MediaState) {
-      await db
-        .updateTable('presence')
-        .set({ audio: toInt(media.audio), video: toInt(media.video), screen: toInt(media.screen) })
+  async leave(connectionId, clock) {
+    return atomically(this.db, async (trx) => {
+      const row = await trx
+        .deleteFrom('presence')
         .where('connection_id', '=', connectionId)
-        .execute();
-    },
+        .returning(['place_kind', 'place_id'])
+        .executeTakeFirst();
+      if (!row) return undefined;
+      const place = toPlace(row);
+      await releaseIfEmpty(trx, place, clock.at.getTime() + clock.idleMs, clock.staleBefore.getTime());
+      return place;
+    });
+  },
 
-    async listPresent(place, staleBefore) {
-      const rows = await db
-        .selectFrom('presence')
-        .innerJoin('instances', 'instances.id', 'presence.instance_id')
-        .selectAll('presence')
-        .where('presence.place_kind', '=', place.kind)
-        .where('presence.place_id', '=', place.id)
-        .where('instances.seen_at', '>=', staleBefore.getTime())
-        .orderBy('presence.joined_at')
-        .orderBy('presence.connection_id')
-        .execute();
-      return rows.map(rowToParticipant);
-    },
+  async setMedia(connectionId, media: MediaState) {
+    await this.db
+      .updateTable('presence')
+      .set({ audio: toInt(media.audio), video: toInt(media.video), screen: toInt(media.screen) })
+      .where('connection_id', '=', connectionId)
+      .execute();
+  },
 
-    async reapInstances(clock) {
-      const dead = await db.selectFrom('instances').select(['id', 'seen_at']).where('seen_at', '<', clock.staleBefore.getTime()).execute();
-      // Presence rows whose instance row is gone altogether (never expected, but cheap to heal).
-      const orphans = await db
-        .selectFrom('presence')
-        .select('instance_id')
-        .distinct()
-        .where((eb) => eb.not(eb.exists(eb.selectFrom('instances').select('id').whereRef('instances.id', '=', 'presence.instance_id'))))
-        .execute();
-      const removed: RemovedPresence[] = [];
-      const staleBefore = clock.staleBefore.getTime();
-      for (const instance of dead) {
-        const lastSeen = Number(instance.seen_at);
-        removed.push(...(await dropInstance(instance.id, lastSeen + clock.idleMs, staleBefore, staleBefore)));
-      }
-      for (const orphan of orphans) {
-        removed.push(...(await dropInstance(orphan.instance_id, clock.at.getTime() + clock.idleMs, staleBefore)));
-      }
-      return removed;
-    },
+  async listPresent(place, staleBefore) {
+    const rows = await this.db
+      .selectFrom('presence')
+      .innerJoin('instances', 'instances.id', 'presence.instance_id')
+      .selectAll('presence')
+      .where('presence.place_kind', '=', place.kind)
+      .where('presence.place_id', '=', place.id)
+      .where('instances.seen_at', '>=', staleBefore.getTime())
+      .orderBy('presence.joined_at')
+      .orderBy('presence.connection_id')
+      .execute();
+    return rows.map(rowToParticipant);
+  },
 
-    async removeInstance(instanceId, clock) {
-      return dropInstance(instanceId, clock.at.getTime() + clock.idleMs, clock.staleBefore.getTime());
-    },
-  };
+  async reapInstances(clock) {
+    const dead = await this.db.selectFrom('instances').select(['id', 'seen_at']).where('seen_at', '<', clock.staleBefore.getTime()).execute();
+    // Presence rows whose instance row is gone altogether (never expected, but cheap to heal).
+    const orphans = await this.db
+      .selectFrom('presence')
+      .select('instance_id')
+      .distinct()
+      .where((eb) => eb.not(eb.exists(eb.selectFrom('instances').select('id').whereRef('instances.id', '=', 'presence.instance_id'))))
+      .execute();
+    const removed: RemovedPresence[] = [];
+    const staleBefore = clock.staleBefore.getTime();
+    for (const instance of dead) {
+      const lastSeen = Number(instance.seen_at);
+      removed.push(...(await dropInstance(this.db, instance.id, lastSeen + clock.idleMs, staleBefore, staleBefore)));
+    }
+    for (const orphan of orphans) {
+      removed.push(...(await dropInstance(this.db, orphan.instance_id, clock.at.getTime() + clock.idleMs, staleBefore)));
+    }
+    return removed;
+  },
+
+  async removeInstance(instanceId, clock) {
+    return dropInstance(this.db, instanceId, clock.at.getTime() + clock.idleMs, clock.staleBefore.getTime());
+  },
+};
+
+/**
+ * Deletes an instance and its presence and releases its places. With
+ * `onlyIfSeenBefore`, does nothing unless the instance row is still stale:
+ * it may have beaten again, or another instance may have reaped it first.
+ */
+function dropInstance(db: Db, instanceId: string, deadline: number, staleBefore: number, onlyIfSeenBefore?: number): Promise<RemovedPresence[]> {
+  return atomically(db, async (trx) => {
+    let query = trx.deleteFrom('instances').where('id', '=', instanceId);
+    if (onlyIfSeenBefore !== undefined) query = query.where('seen_at', '<', onlyIfSeenBefore);
+    const removed = await query.executeTakeFirst();
+    if (onlyIfSeenBefore !== undefined && Number(removed.numDeletedRows) === 0) return [];
+    const rows = await trx
+      .deleteFrom('presence')
+      .where('instance_id', '=', instanceId)
+      .returning(['connection_id', 'place_kind', 'place_id'])
+      .execute();
+    const gone = rows.map((r) => ({ connectionId: r.connection_id, place: toPlace(r) }));
+    for (const place of uniquePlaces(gone.map((g) => g.place))) await releaseIfEmpty(trx, place, deadline, staleBefore);
+    return gone;
+  });
 }
 
 /**

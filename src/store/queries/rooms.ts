@@ -6,27 +6,25 @@
  */
 import type { RoomStore } from '../../domain/ports/store.ts';
 import { roomToRow, rowToRoom } from '../mappers.ts';
-import { atomically, translated, type Db, type ErrorTranslator } from './db.ts';
+import { atomically, translated, type Db, type QueryContext } from './db.ts';
 
-export function roomQueries(db: Db, translate: ErrorTranslator): RoomStore {
-  return {
-    async insertRoom(room) {
-      await translated(translate, () =>
-        atomically(db, async (trx) => {
-          await trx.insertInto('slugs').values({ slug: room.slug, kind: 'room', object_id: room.id }).execute();
-          await trx.insertInto('rooms').values(roomToRow(room)).execute();
-        }),
-      );
-    },
+export const roomQueries: RoomStore & ThisType<QueryContext> = {
+  async insertRoom(room) {
+    await translated(this.translate, () =>
+      atomically(this.db, async (trx) => {
+        await trx.insertInto('slugs').values({ slug: room.slug, kind: 'room', object_id: room.id }).execute();
+        await trx.insertInto('rooms').values(roomToRow(room)).execute();
+      }),
+    );
+  },
 
-    async findRoom(organizationId, slug) {
-      const row = await db
-        .selectFrom('rooms')
-        .selectAll()
-        .where('slug', '=', slug)
-        .where('organization_id', '=', organizationId)
-        .executeTakeFirst();
-      return row && rowToRoom(row);
-    },
-  };
-}
+  async findRoom(organizationId, slug) {
+    const row = await this.db
+      .selectFrom('rooms')
+      .selectAll()
+      .where('slug', '=', slug)
+      .where('organization_id', '=', organizationId)
+      .executeTakeFirst();
+    return row && rowToRoom(row);
+  },
+};

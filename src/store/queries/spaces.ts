@@ -8,64 +8,62 @@ import type { MemberState, SpaceStore } from '../../domain/ports/store.ts';
 import type { SpaceKind } from '../../domain/types.ts';
 import { rowToMember, rowToSpace, spaceToRow, toInt, toMillis, toMillisOrNull } from '../mappers.ts';
 import type { SpaceMembersTable, SpacesTable } from '../schema.ts';
-import { atomically, translated, type Db, type ErrorTranslator } from './db.ts';
+import { atomically, translated, type Db, type QueryContext } from './db.ts';
 
-export function spaceQueries(db: Db, translate: ErrorTranslator, dialect: 'sqlite' | 'postgres'): SpaceStore {
-  return {
-    async insertSpace(space) {
-      await translated(translate, () =>
-        atomically(db, async (trx) => {
-          await trx.insertInto('slugs').values({ slug: space.slug, kind: space.kind, object_id: space.id }).execute();
-          await trx.insertInto('spaces').values(spaceToRow(space)).execute();
-          await insertMembers(trx, space.id, space.members);
-        }),
-      );
-    },
+export const spaceQueries: SpaceStore & ThisType<QueryContext> = {
+  async insertSpace(space) {
+    await translated(this.translate, () =>
+      atomically(this.db, async (trx) => {
+        await trx.insertInto('slugs').values({ slug: space.slug, kind: space.kind, object_id: space.id }).execute();
+        await trx.insertInto('spaces').values(spaceToRow(space)).execute();
+        await insertMembers(trx, space.id, space.members);
+      }),
+    );
+  },
 
-    async findSpace(organizationId, kind, id, options = {}) {
-      // SQLite has no row locks and needs none: one write transaction runs at a time.
-      return loadSpace(db, organizationId, kind, id, options.lock === true && dialect === 'postgres');
-    },
+  async findSpace(organizationId, kind, id, options = {}) {
+    // SQLite has no row locks and needs none: one write transaction runs at a time.
+    return loadSpace(this.db, organizationId, kind, id, options.lock === true && this.dialect === 'postgres');
+  },
 
-    async updateSpace(organizationId, kind, id, patch, at) {
-      return translated(translate, () =>
-        atomically(db, async (trx) => {
-          const row = await findSpaceRow(trx, organizationId, kind, id, false);
-          if (!row) return undefined;
-          if (patch.slug !== undefined && patch.slug !== row.slug) {
-            // The slugs primary key makes a taken slug fail here, inside the transaction.
-            await trx.updateTable('slugs').set({ slug: patch.slug }).where('slug', '=', row.slug).execute();
-          }
-          const changes: Partial<SpacesTable> = { updated_at: toMillis(at) };
-          if (patch.name !== undefined) changes.name = patch.name;
-          if (patch.slug !== undefined) changes.slug = patch.slug;
-          if (patch.closingMessage !== undefined) changes.closing_message = patch.closingMessage;
-          if (patch.isActive !== undefined) changes.is_active = toInt(patch.isActive);
-          if (patch.hasWaitingList !== undefined) changes.has_waiting_list = toInt(patch.hasWaitingList);
-          await trx.updateTable('spaces').set(changes).where('id', '=', id).execute();
-          if (patch.members !== undefined) {
-            await trx.deleteFrom('space_members').where('space_id', '=', id).execute();
-            await insertMembers(trx, id, patch.members);
-          }
-          return loadSpace(trx, organizationId, kind, id, false);
-        }),
-      );
-    },
-
-    async deleteSpace(organizationId, kind, id) {
-      return translated(translate, () =>
-        atomically(db, async (trx) => {
-          const space = await loadSpace(trx, organizationId, kind, id, false);
-          if (!space) return undefined;
+  async updateSpace(organizationId, kind, id, patch, at) {
+    return translated(this.translate, () =>
+      atomically(this.db, async (trx) => {
+        const row = await findSpaceRow(trx, organizationId, kind, id, false);
+        if (!row) return undefined;
+        if (patch.slug !== undefined && patch.slug !== row.slug) {
+          // The slugs primary key makes a taken slug fail here, inside the transaction.
+          await trx.updateTable('slugs').set({ slug: patch.slug }).where('slug', '=', row.slug).execute();
+        }
+        const changes: Partial<SpacesTable> = { updated_at: toMillis(at) };
+        if (patch.name !== undefined) changes.name = patch.name;
+        if (patch.slug !== undefined) changes.slug = patch.slug;
+        if (patch.closingMessage !== undefined) changes.closing_message = patch.closingMessage;
+        if (patch.isActive !== undefined) changes.is_active = toInt(patch.isActive);
+        if (patch.hasWaitingList !== undefined) changes.has_waiting_list = toInt(patch.hasWaitingList);
+        await trx.updateTable('spaces').set(changes).where('id', '=', id).execute();
+        if (patch.members !== undefined) {
           await trx.deleteFrom('space_members').where('space_id', '=', id).execute();
-          await trx.deleteFrom('spaces').where('id', '=', id).execute();
-          await trx.deleteFrom('slugs').where('slug', '=', space.slug).where('object_id', '=', id).execute();
-          return space;
-        }),
-      );
-    },
-  };
-}
+          await insertMembers(trx, id, patch.members);
+        }
+        return loadSpace(trx, organizationId, kind, id, false);
+      }),
+    );
+  },
+
+  async deleteSpace(organizationId, kind, id) {
+    return translated(this.translate, () =>
+      atomically(this.db, async (trx) => {
+        const space = await loadSpace(trx, organizationId, kind, id, false);
+        if (!space) return undefined;
+        await trx.deleteFrom('space_members').where('space_id', '=', id).execute();
+        await trx.deleteFrom('spaces').where('id', '=', id).execute();
+        await trx.deleteFrom('slugs').where('slug', '=', space.slug).where('object_id', '=', id).execute();
+        return space;
+      }),
+    );
+  },
+};
 
 function findSpaceRow(db: Db, organizationId: string, kind: SpaceKind, id: string, lock: boolean) {
   let query = db
