@@ -40,6 +40,12 @@ export interface Config {
   ice: IceConfig;
   /** CSP `frame-ancestors` source list of the meeting pages: who may embed them in an iframe. */
   frameAncestors: string;
+  /** A dashboard session without a request for this long ends. */
+  sessionIdleMinutes: number;
+  /** A dashboard session ends this long after sign-in, whatever the activity. */
+  sessionMaxHours: number;
+  /** log2 of scrypt's N for new password hashes; 17 (OWASP's 128 MiB) unless lowered for small machines or tests. */
+  passwordHashCost: number;
 }
 
 export interface IceConfig {
@@ -175,5 +181,8 @@ export function loadConfig(env: Env = process.env): Config {
     logLevel,
     ice: iceConfig(env),
     frameAncestors: frameAncestors(env),
+    sessionIdleMinutes: integer(env, 'SESSION_IDLE_MINUTES', 60, 1, 7 * 24 * 60),
+    sessionMaxHours: integer(env, 'SESSION_MAX_HOURS', 12, 1, 30 * 24),
+    passwordHashCost: integer(env, 'PASSWORD_HASH_COST', 17, 14, 20),
   };
 }

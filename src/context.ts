@@ -7,12 +7,14 @@
  * event publisher that the realtime hub, caches and webhooks listen to.
  */
 import type { Config } from './config.ts';
-import type { DomainContext } from './domain/context.ts';
+import type { DomainContext, Mailer } from './domain/context.ts';
 import { EventPublisher, type DomainEvent } from './domain/events.ts';
+import { DEFAULT_PASSWORD_COST } from './domain/passwords.ts';
 import type { Store, StoreConnection } from './domain/ports/store.ts';
 import { openStore } from './store/open.ts';
 
-export type ContextConfig = Pick<Config, 'databaseUrl' | 'publicUrl' | 'idleCloseSeconds' | 'secretPepper'>;
+export type ContextConfig = Pick<Config, 'databaseUrl' | 'publicUrl' | 'idleCloseSeconds' | 'secretPepper'> &
+  Partial<Pick<Config, 'sessionIdleMinutes' | 'sessionMaxHours' | 'passwordHashCost'>>;
 
 export interface ContextOptions {
   /** A store the caller opened and will close; otherwise DATABASE_URL is opened (and closed by `close`). */
@@ -20,6 +22,8 @@ export interface ContextOptions {
   /** Apply pending migrations when opening DATABASE_URL. */
   migrate?: boolean;
   now?: () => Date;
+  /** Sends members their links by mail; none when no mail server is configured. */
+  mailer?: Mailer;
   /** Hears what a post-commit event listener threw. */
   onListenerError?: (error: unknown, event: DomainEvent) => void;
 }
@@ -42,6 +46,12 @@ export async function createContext(config: ContextConfig, options: ContextOptio
     publicUrl: config.publicUrl,
     idleCloseSeconds: config.idleCloseSeconds,
     secretPepper: config.secretPepper,
+    members: {
+      sessionIdleMinutes: config.sessionIdleMinutes ?? 60,
+      sessionMaxHours: config.sessionMaxHours ?? 12,
+      passwordHashCost: config.passwordHashCost ?? DEFAULT_PASSWORD_COST,
+    },
+    mailer: options.mailer,
     events: new EventPublisher(options.onListenerError),
     close: async () => {
       await owned?.close();

@@ -2,9 +2,9 @@
  * @module logger
  * The process's one logger (pino), made before anything that logs: the
  * HTTP server, the realtime hub and the request limits all write through
- * it. Credentials are redacted by path; the default serializers log
- * neither headers nor bodies, and the redaction guards any future one
- * that would.
+ * it. Requests are logged without headers or bodies, and without the token
+ * of a password link in their path; credential headers are redacted by
+ * path too, as a guard for any future serializer that would log them.
  */
 import { pino, type DestinationStream, type Logger, type LoggerOptions } from 'pino';
 import type { Config } from './config.ts';
@@ -16,12 +16,31 @@ const REDACTED_PATHS = [
   'req.headers.cookie',
 ];
 
+/** Path segments that are credentials: a password link's token. */
+const SECRET_PATHS = /^(\/dashboard\/password\/)[^/?#]+/;
+
+/** What a request looks like in the log: no headers, no body, and no token from its path. */
+function requestForLog(request: { method?: string; url?: string; host?: string; ip?: string; socket?: { remotePort?: number } }) {
+  return {
+    method: request.method,
+    url: request.url?.replace(SECRET_PATHS, '$1[redacted]'),
+    host: request.host,
+    remoteAddress: request.ip,
+    remotePort: request.socket?.remotePort,
+  };
+}
+
 /** `false`: a silent logger; an object: extra pino options, and where to write (standard output by default). */
 export type LoggerSetting = boolean | (LoggerOptions & { stream?: DestinationStream });
 
 export function createLogger(config: Pick<Config, 'logLevel'>, setting: LoggerSetting = true): Logger {
   if (setting === false) return pino({ level: 'silent' });
   const { stream, ...extra } = typeof setting === 'object' ? setting : {};
-  const options: LoggerOptions = { level: config.logLevel, redact: { paths: REDACTED_PATHS, censor: '[redacted]' }, ...extra };
+  const options: LoggerOptions = {
+    level: config.logLevel,
+    redact: { paths: REDACTED_PATHS, censor: '[redacted]' },
+    serializers: { req: requestForLog },
+    ...extra,
+  };
   return stream ? pino(options, stream) : pino(options);
 }

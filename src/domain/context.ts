@@ -18,10 +18,38 @@ export interface DomainContext {
   idleCloseSeconds: number;
   /** Key for the API-secret hash (see keys.ts). */
   secretPepper: string;
+  /** Signing members in: how long sessions last, how costly password hashes are. */
+  members: MemberSettings;
+  /** Sends mail to members (invitation and reset links); absent when no mail server is configured. */
+  mailer?: Mailer | undefined;
   /** Where raised events go once their transaction commits. */
   events: EventPublisher;
   /** Set inside `transact`: the running unit of work. */
   unitOfWork?: UnitOfWork | undefined;
+}
+
+export interface MemberSettings {
+  /** A session without a request for this long ends. */
+  sessionIdleMinutes: number;
+  /** A session ends this long after sign-in, whatever the activity. */
+  sessionMaxHours: number;
+  /** log2 of scrypt's N for new password hashes (see passwords.ts). */
+  passwordHashCost: number;
+}
+
+/** A mail to a member: what it is about; the adapter writes the words. */
+export interface MemberMail {
+  to: string;
+  kind: 'invite' | 'reset';
+  fullName: string;
+  organizationName: string;
+  url: string;
+  expiresAt: Date;
+}
+
+/** The port to the mail server. */
+export interface Mailer {
+  sendMemberMail(mail: MemberMail): Promise<void>;
 }
 
 export interface UnitOfWork {

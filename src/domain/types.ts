@@ -122,3 +122,36 @@ export interface HourlyUsage {
   hourStart: number;
   requests: number;
 }
+
+/** How a member signed in. */
+export type SignInMethod = 'password' | 'sso';
+
+/**
+ * A signed-in member's session, kept on the server. `idHash` is the SHA-256
+ * of the opaque value in the member's cookie; the value itself is never
+ * stored.
+ */
+export interface MemberSession {
+  idHash: string;
+  userId: string;
+  organizationId: string;
+  method: SignInMethod;
+  createdAt: Date;
+  /** Last request; the session ends after the idle time without one. */
+  lastSeenAt: Date;
+  /** The session ends at this moment whatever the activity. */
+  expiresAt: Date;
+}
+
+export type MemberLinkPurpose = 'invite' | 'reset';
+
+/** A one-time link to set a password, by the SHA-256 of its token. */
+export interface MemberLink {
+  tokenHash: string;
+  userId: string;
+  organizationId: string;
+  purpose: MemberLinkPurpose;
+  createdAt: Date;
+  expiresAt: Date;
+  usedAt: Date | null;
+}

@@ -13,6 +13,7 @@ import { migrationProvider } from './migrations/index.ts';
 import { apiKeyQueries } from './queries/api-keys.ts';
 import { translated, type Db, type ErrorTranslator, type QueryContext } from './queries/db.ts';
 import { meetingQueries } from './queries/meetings.ts';
+import { memberQueries } from './queries/members.ts';
 import { organizationQueries } from './queries/organizations.ts';
 import { placeRecordQueries } from './queries/place-records.ts';
 import { presenceQueries } from './queries/presence.ts';
@@ -34,6 +35,7 @@ const STORE_METHODS: Omit<Store, 'live'> & ThisType<Internals> = {
   ...roomQueries,
   ...spaceQueries,
   ...usageQueries,
+  ...memberQueries,
   transaction(work) {
     if (this.db.isTransaction) return work(this as unknown as Store);
     return translated(this.translate, () =>

@@ -52,6 +52,7 @@ export function userToRow(u: User): UsersTable {
     full_name: u.fullName,
     role: u.role,
     created_at: toMillis(u.createdAt),
+    password_hash: null,
   };
 }
 

@@ -30,6 +30,8 @@ export interface UsersTable {
   full_name: string;
   role: string;
   created_at: number;
+  /** scrypt hash of the member's password; null until one is set (migration 004). */
+  password_hash: string | null;
 }
 
 export interface ApiKeysTable {
@@ -140,6 +142,35 @@ export interface PlaceSessionsTable {
   closed_at: number | null;
 }
 
+/** A signed-in member's session, keyed by the hash of its cookie value (migration 004). */
+export interface MemberSessionsTable {
+  id_hash: string;
+  user_id: string;
+  organization_id: string;
+  method: string;
+  created_at: number;
+  last_seen_at: number;
+  expires_at: number;
+}
+
+/** One-time invitation and reset links, by the hash of their token (migration 004). */
+export interface MemberLinksTable {
+  token_hash: string;
+  user_id: string;
+  organization_id: string;
+  purpose: string;
+  created_at: number;
+  expires_at: number;
+  used_at: number | null;
+}
+
+/** A failed sign-in (migration 004). */
+export interface SignInFailuresTable {
+  email_lower: string;
+  address: string;
+  at: number;
+}
+
 export interface Database {
   organizations: OrganizationsTable;
   users: UsersTable;
@@ -154,4 +185,7 @@ export interface Database {
   instances: InstancesTable;
   presence: PresenceTable;
   place_sessions: PlaceSessionsTable;
+  member_sessions: MemberSessionsTable;
+  member_links: MemberLinksTable;
+  sign_in_failures: SignInFailuresTable;
 }

@@ -13,6 +13,7 @@
  *
  * Which link or slug can be entered is the domain's decision (places.ts).
  */
+import fastifyCookie from '@fastify/cookie';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { fileURLToPath } from 'node:url';
@@ -26,6 +27,8 @@ import { realtimeRoutes } from '../realtime/ws-route.ts';
 import { pageHeaders } from './headers.ts';
 import { plainView, shellView, type ShellSettings } from './pages.ts';
 import { pageStrings, pickLang, type Lang } from './strings.ts';
+import { dashboardPlugin } from './dashboard/plugin.ts';
+import { DASHBOARD } from './dashboard/session.ts';
 import { registerViews } from './views.ts';
 
 const PUBLIC_DIR = fileURLToPath(new URL('../../public/', import.meta.url));
@@ -54,6 +57,9 @@ export async function webPlugin(app: FastifyInstance, opts: WebPluginOptions): P
   });
 
   await registerViews(app);
+  // Cookies carry the dashboard session and language; the meeting pages read the session too.
+  await app.register(fastifyCookie);
+  await app.register(dashboardPlugin, { ctx, config, prefix: DASHBOARD });
 
   const langOf = (request: FastifyRequest): Lang => pickLang((request.query as Record<string, unknown>)?.lang);
 

@@ -4,6 +4,8 @@
  */
 import type { Command } from 'commander';
 import { operatorActor } from '../../domain/actors.ts';
+import { issueMemberLink, OPERATOR_LINK_HOURS } from '../../domain/member-links.ts';
+import type { MemberLinkPurpose } from '../../domain/types.ts';
 import { addUser, getOrganization, removeUser } from '../../domain/organizations.ts';
 import type { Output } from '../output.ts';
 import { presentUser } from '../presenters.ts';
@@ -39,4 +41,29 @@ export function registerUser(program: Command, out: () => Output): void {
         out().result({ ...presentUser(removed), removed: true }, `Removed ${removed.email} from ${org.slug}.`);
       }),
     );
+
+  const link = (purpose: MemberLinkPurpose, what: string) => (opts: { org: string; email: string }) =>
+    withContext(async (ctx) => {
+      const org = await getOrganization(ctx, opts.org);
+      const issued = await issueMemberLink(ctx, operatorActor(org), opts.email, purpose);
+      out().result({ url: issued.url, expiresAt: issued.expiresAt.toISOString() }, [
+        `${what} link for ${issued.user.email} (${org.slug}), valid once until ${issued.expiresAt.toISOString()}:`,
+        issued.url,
+        ctx.mailer ? 'It was also sent to them by mail.' : 'Give it to them yourself: no mail server is configured (SMTP_URL).',
+      ]);
+    });
+
+  user
+    .command('invite')
+    .description(`print a one-time link (valid ${OPERATOR_LINK_HOURS} h) where the member sets their password`)
+    .requiredOption('--org <org>', 'organization id or slug')
+    .requiredOption('--email <email>', 'the member\'s email address')
+    .action(link('invite', 'Invitation'));
+
+  user
+    .command('reset')
+    .description(`print a one-time link (valid ${OPERATOR_LINK_HOURS} h) where the member sets a new password`)
+    .requiredOption('--org <org>', 'organization id or slug')
+    .requiredOption('--email <email>', 'the member\'s email address')
+    .action(link('reset', 'Password reset'));
 }

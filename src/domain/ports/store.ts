@@ -27,6 +27,7 @@ import type {
   User,
 } from '../types.ts';
 import type { LiveStore } from './live-store.ts';
+import type { MemberStore } from './member-store.ts';
 
 export interface OrganizationStore {
   insertOrganization(org: Organization): Promise<void>;
@@ -102,7 +103,7 @@ export interface UsageStore {
   setOrganizationQuota(organizationId: string, quota: OrganizationQuota): Promise<void>;
 }
 
-export interface Store extends OrganizationStore, ApiKeyStore, MeetingStore, RoomStore, SpaceStore, UsageStore {
+export interface Store extends OrganizationStore, ApiKeyStore, MeetingStore, RoomStore, SpaceStore, UsageStore, MemberStore {
   /** Presence and meeting-place deadlines (see live-store.ts). */
   readonly live: LiveStore;
   /**

@@ -67,6 +67,9 @@ export const organizationQueries: OrganizationStore & ThisType<QueryContext> = {
         // Explicit rather than relying on ON DELETE, which SQLite only honours
         // when foreign_keys is on for that connection.
         await trx.deleteFrom('space_members').where('user_id', '=', userId).execute();
+        // A removed member is signed out everywhere at once, and their links stop working.
+        await trx.deleteFrom('member_sessions').where('user_id', '=', userId).execute();
+        await trx.deleteFrom('member_links').where('user_id', '=', userId).execute();
         await trx.updateTable('meetings').set({ owner_user_id: null }).where('owner_user_id', '=', userId).execute();
         await trx.deleteFrom('users').where('id', '=', userId).execute();
         return true;

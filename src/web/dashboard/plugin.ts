@@ -1,0 +1,54 @@
+/**
+ * @module web/dashboard/plugin
+ * The dashboard at `/dashboard`, where an organization's members sign in
+ * and manage what the API manages. Server-rendered pages (Eta templates in
+ * views/dashboard/), forms posted as `application/x-www-form-urlencoded`,
+ * every state-changing form protected against CSRF (@fastify/csrf-protection,
+ * its token bound to the session), a session read once per request, and
+ * one route module per section in routes/ (registered under the
+ * `/dashboard` prefix, so their paths are relative). Every route checks
+ * the member on the server: the domain's policies decide each action.
+ */
+import fastifyCsrf from '@fastify/csrf-protection';
+import formbody from '@fastify/formbody';
+import type { FastifyInstance } from 'fastify';
+import { createHmac } from 'node:crypto';
+import type { Config } from '../../config.ts';
+import type { DomainContext } from '../../domain/context.ts';
+import { installDashboardErrors } from './errors.ts';
+import { authRoutes } from './routes/auth.ts';
+import { overviewRoutes } from './routes/overview.ts';
+import { csrfUserInfo, DASHBOARD, installSession } from './session.ts';
+
+export interface DashboardOptions {
+  ctx: DomainContext;
+  config: Config;
+}
+
+/** The routes of one section: they get the app (scoped to the dashboard) and the options. */
+export type DashboardRoutes = (app: FastifyInstance, options: DashboardOptions) => void | Promise<void>;
+
+/** Sections of the dashboard, in the order of the navigation. */
+const SECTIONS: DashboardRoutes[] = [authRoutes, overviewRoutes];
+
+export async function dashboardPlugin(app: FastifyInstance, options: DashboardOptions): Promise<void> {
+  const { ctx, config } = options;
+  // Forms are small; a larger body is not one of ours.
+  await app.register(formbody, { bodyLimit: 32 * 1024 });
+  await app.register(fastifyCsrf, {
+    sessionPlugin: '@fastify/cookie',
+    cookieKey: 'foyer_csrf',
+    cookieOpts: { path: DASHBOARD, httpOnly: true, sameSite: 'strict', secure: config.publicUrl.startsWith('https:') },
+    getUserInfo: csrfUserInfo,
+    // Binds tokens to the session; derived from the server's secret so every instance agrees.
+    csrfOpts: { userInfo: true, hmacKey: createHmac('sha256', config.secretPepper).update('foyer/csrf').digest('base64url') },
+  });
+  installSession(app, ctx);
+  // Every state-changing request, whichever route: none can forget the check.
+  app.addHook('preHandler', (request, reply, done) => {
+    if (request.method === 'GET' || request.method === 'HEAD') return done();
+    app.csrfProtection(request, reply, done);
+  });
+  installDashboardErrors(app);
+  for (const section of SECTIONS) await section(app, options);
+}
