@@ -13,20 +13,11 @@ import fastifyCsrf from '@fastify/csrf-protection';
 import formbody from '@fastify/formbody';
 import type { FastifyInstance } from 'fastify';
 import { createHmac } from 'node:crypto';
-import type { Config } from '../../config.ts';
-import type { DomainContext } from '../../domain/context.ts';
 import { installDashboardErrors } from './errors.ts';
 import { authRoutes } from './routes/auth.ts';
 import { overviewRoutes } from './routes/overview.ts';
+import type { DashboardOptions, DashboardRoutes } from './section.ts';
 import { csrfUserInfo, DASHBOARD, installSession } from './session.ts';
-
-export interface DashboardOptions {
-  ctx: DomainContext;
-  config: Config;
-}
-
-/** The routes of one section: they get the app (scoped to the dashboard) and the options. */
-export type DashboardRoutes = (app: FastifyInstance, options: DashboardOptions) => void | Promise<void>;
 
 /** Sections of the dashboard, in the order of the navigation. */
 const SECTIONS: DashboardRoutes[] = [authRoutes, overviewRoutes];

@@ -6,7 +6,7 @@
 import { NotFoundError, ValidationError } from '../../../domain/errors.ts';
 import { memberOfLink, setPasswordWithLink } from '../../../domain/member-links.ts';
 import { signIn, signOut } from '../../../domain/sign-in.ts';
-import type { DashboardRoutes } from '../plugin.ts';
+import type { DashboardRoutes } from '../section.ts';
 import { renderPage } from '../render.ts';
 import { clearSessionCookie, DASHBOARD, safeNext, SESSION_COOKIE, setSessionCookie } from '../session.ts';
 

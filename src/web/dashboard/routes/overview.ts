@@ -6,7 +6,7 @@
 import { readOrganization } from '../../../domain/organizations.ts';
 import { can } from '../../../domain/policies.ts';
 import { usageReport } from '../../../domain/usage.ts';
-import type { DashboardRoutes } from '../plugin.ts';
+import type { DashboardRoutes } from '../section.ts';
 import { renderPage } from '../render.ts';
 import { DASHBOARD, requireMember } from '../session.ts';
 
