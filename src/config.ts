@@ -46,6 +46,10 @@ export interface Config {
   sessionMaxHours: number;
   /** log2 of scrypt's N for new password hashes; 17 (OWASP's 128 MiB) unless lowered for small machines or tests. */
   passwordHashCost: number;
+  /** A waiting client who reloads or loses the network keeps their place this long; a member away from a call this long hands the client back. */
+  waitingGraceSeconds: number;
+  /** A member who accepted a client must join the call within this time, or the client returns to the front of the line. */
+  waitingLeaseSeconds: number;
 }
 
 export interface IceConfig {
@@ -184,5 +188,7 @@ export function loadConfig(env: Env = process.env): Config {
     sessionIdleMinutes: integer(env, 'SESSION_IDLE_MINUTES', 60, 1, 7 * 24 * 60),
     sessionMaxHours: integer(env, 'SESSION_MAX_HOURS', 12, 1, 30 * 24),
     passwordHashCost: integer(env, 'PASSWORD_HASH_COST', 17, 14, 20),
+    waitingGraceSeconds: integer(env, 'WAITING_GRACE_SECONDS', 60, 5, 3600),
+    waitingLeaseSeconds: integer(env, 'WAITING_LEASE_SECONDS', 30, 5, 600),
   };
 }

@@ -20,6 +20,8 @@ export interface DomainContext {
   secretPepper: string;
   /** Signing members in: how long sessions last, how costly password hashes are. */
   members: MemberSettings;
+  /** Waiting lists: how long a client keeps their place while away, how long a reservation lasts. */
+  waiting: WaitingSettings;
   /** Sends mail to members (invitation and reset links); absent when no mail server is configured. */
   mailer?: Mailer | undefined;
   /** Where raised events go once their transaction commits. */
@@ -35,6 +37,13 @@ export interface MemberSettings {
   sessionMaxHours: number;
   /** log2 of scrypt's N for new password hashes (see passwords.ts). */
   passwordHashCost: number;
+}
+
+export interface WaitingSettings {
+  /** A client who reloads or loses the network keeps their place this long (and so does a member in a call). */
+  graceSeconds: number;
+  /** A member who accepted a client must join the call within this time, or the client returns to the front. */
+  leaseSeconds: number;
 }
 
 /** A mail to a member: what it is about; the adapter writes the words. */

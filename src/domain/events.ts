@@ -25,6 +25,12 @@ export type DomainEvent = EventBase &
     | { type: 'room.session.ended'; sessionId: string }
     | { type: 'participant.joined'; place: PlaceRef; participantId: string; displayName: string }
     | { type: 'participant.left'; place: PlaceRef; participantId: string }
+    | { type: 'waiting.client.joined'; spaceId: string; entryId: string; displayName: string }
+    | { type: 'waiting.client.accepted'; spaceId: string; entryId: string; userId: string; meetingId: string }
+    | { type: 'waiting.client.left'; spaceId: string; entryId: string; outcome: string }
+    | { type: 'waiting.changed'; spaceId: string }
+    | { type: 'member.status.changed'; spaceId: string; userId: string; isActive: boolean; isAutoAccepting: boolean }
+    | { type: 'space.changed'; spaceId: string; deleted: boolean }
     | { type: 'api_key.revoked'; publicKey: string }
     | { type: 'organization.quota_changed' }
   );

@@ -174,3 +174,17 @@ export async function deleteMeeting(ctx: DomainContext, actor: Actor, id: string
     return meeting;
   });
 }
+
+/**
+ * Ends an open meeting at once for everyone in it, as the service (not an
+ * API client) decides: a waiting-list call that is over, an admin ending a
+ * meeting. Raises `meeting.ended` (reason `closed`); the page then answers 410.
+ */
+export async function endMeeting(ctx: DomainContext, meetingId: string): Promise<Meeting | undefined> {
+  return transact(ctx, async (tx) => {
+    const at = tx.now();
+    const meeting = await tx.store.closeMeeting(meetingId, at);
+    if (meeting) raise(tx, { type: 'meeting.ended', organizationId: meeting.organizationId, meetingId: meeting.id, reason: 'closed', at });
+    return meeting;
+  });
+}

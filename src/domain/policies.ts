@@ -8,9 +8,12 @@
  * |------------------------------|---------|------|-------|----------|
  * | read the organization        | yes     | yes  | yes   | yes      |
  * | meetings, rooms, boards, queues | yes  | yes  | yes   | yes      |
+ * | serve a board or queue's clients | no   | yes* | yes*  | no       |
  * | API keys                     | no      | no   | yes   | yes      |
  * | request usage                | no      | no   | yes   | yes      |
  * | quotas, users                | no      | no   | no    | yes      |
+ *
+ * (*) only a member listed on that board or queue (checked by domain/waiting).
  *
  * API keys do not manage keys or read usage: the spec gives the API no
  * such endpoints, and a leaked key must not be able to mint more keys.
@@ -23,6 +26,7 @@ export type Action =
   | 'meeting.manage'
   | 'room.manage'
   | 'space.manage'
+  | 'space.serve'
   | 'apiKey.manage'
   | 'usage.read'
   | 'quota.manage'
@@ -39,6 +43,7 @@ const RULES: Record<Action, (actor: Actor) => boolean> = {
   'meeting.manage': (actor) => EVERYONE.has(actor.kind),
   'room.manage': (actor) => EVERYONE.has(actor.kind),
   'space.manage': (actor) => EVERYONE.has(actor.kind),
+  'space.serve': (actor) => actor.kind === 'member',
   'apiKey.manage': isAdmin,
   'usage.read': isAdmin,
   'quota.manage': (actor) => actor.kind === 'operator',

@@ -7,7 +7,7 @@
  * are decided here, once.
  */
 import type { Actor } from './actors.ts';
-import { transact, type DomainContext } from './context.ts';
+import { raise, transact, type DomainContext } from './context.ts';
 import { NotFoundError, ValidationError, type FieldError } from './errors.ts';
 import { newId } from './ids.ts';
 import { authorize } from './policies.ts';
@@ -15,6 +15,7 @@ import type { MemberState, SpacePatch } from './ports/store.ts';
 import { slugProblem } from './slugs.ts';
 import { checkText } from './text.ts';
 import type { Member, Organization, Space, SpaceKind } from './types.ts';
+import { closeLine, membersRemoved } from './waiting/closing.ts';
 
 export const SPACE_NAME_MAX = 200;
 export const CLOSING_MESSAGE_MAX = 2000;
@@ -133,16 +134,28 @@ export async function updateSpace(
     if (input.hasWaitingList !== undefined && kind === 'board') patch.hasWaitingList = input.hasWaitingList;
     if (input.memberIds !== undefined) patch.members = nextMembers(current.members, input.memberIds);
 
+    if (patch.members) {
+      const kept = new Set(patch.members.map((m) => m.userId));
+      await membersRemoved(tx, current, current.members.filter((m) => !kept.has(m.userId)).map((m) => m.userId));
+    }
     const updated = await tx.store.updateSpace(actor.organization.id, kind, id, patch, tx.now());
     if (!updated) throw new NotFoundError(kind);
+    if (current.isActive && !updated.isActive) await closeLine(tx, updated, 'deactivated');
+    raise(tx, { type: 'space.changed', organizationId: updated.organizationId, spaceId: updated.id, deleted: false, at: tx.now() });
     return updated;
   });
 }
 
-/** Deletes a board or queue; returns it as it was. */
+/** Deletes a board or queue, ending every wait and call on it; returns it as it was. */
 export async function deleteSpace(ctx: DomainContext, actor: Actor, kind: SpaceKind, id: string): Promise<Space> {
   authorize(actor, 'space.manage');
-  const space = await ctx.store.deleteSpace(actor.organization.id, kind, id);
-  if (!space) throw new NotFoundError(kind);
-  return space;
+  return transact(ctx, async (tx) => {
+    const current = await tx.store.findSpace(actor.organization.id, kind, id, { lock: true });
+    if (!current) throw new NotFoundError(kind);
+    await closeLine(tx, current, 'deleted');
+    const space = await tx.store.deleteSpace(actor.organization.id, kind, id);
+    if (!space) throw new NotFoundError(kind);
+    raise(tx, { type: 'space.changed', organizationId: space.organizationId, spaceId: space.id, deleted: true, at: tx.now() });
+    return space;
+  });
 }

@@ -20,6 +20,7 @@ import { presenceQueries } from './queries/presence.ts';
 import { roomQueries } from './queries/rooms.ts';
 import { spaceQueries } from './queries/spaces.ts';
 import { usageQueries } from './queries/usage.ts';
+import { waitingQueries } from './queries/waiting.ts';
 import type { Database } from './schema.ts';
 
 export type Dialect = 'sqlite' | 'postgres';
@@ -36,6 +37,7 @@ const STORE_METHODS: Omit<Store, 'live'> & ThisType<Internals> = {
   ...spaceQueries,
   ...usageQueries,
   ...memberQueries,
+  ...waitingQueries,
   transaction(work) {
     if (this.db.isTransaction) return work(this as unknown as Store);
     return translated(this.translate, () =>

@@ -86,6 +86,8 @@ export interface SpaceMembersTable {
   is_active: IntBool;
   is_auto_accepting: IntBool;
   joined_call_at: number | null;
+  /** The client the member serves or has reserved (migration 008). */
+  current_entry_id?: string | null;
 }
 
 /** The global slug namespace shared by rooms, boards and queues. */
@@ -171,6 +173,38 @@ export interface SignInFailuresTable {
   at: number;
 }
 
+/** A client's way through a waiting list (migration 008). */
+export interface WaitingEntriesTable {
+  id: string;
+  space_id: string;
+  organization_id: string;
+  display_name: string;
+  token_hash: string;
+  state: string;
+  arrived_at: number;
+  connection_id: string | null;
+  instance_id: string | null;
+  disconnected_at: number | null;
+  served_by: string | null;
+  reserved_until: number | null;
+  meeting_id: string | null;
+  accepted_at: number | null;
+  call_started_at: number | null;
+  ended_at: number | null;
+  outcome: string | null;
+  message: string | null;
+}
+
+/** A member's open console for a space (migration 008). */
+export interface MemberConsolesTable {
+  connection_id: string;
+  space_id: string;
+  organization_id: string;
+  user_id: string;
+  instance_id: string;
+  opened_at: number;
+}
+
 export interface Database {
   organizations: OrganizationsTable;
   users: UsersTable;
@@ -188,4 +222,6 @@ export interface Database {
   member_sessions: MemberSessionsTable;
   member_links: MemberLinksTable;
   sign_in_failures: SignInFailuresTable;
+  waiting_entries: WaitingEntriesTable;
+  member_consoles: MemberConsolesTable;
 }

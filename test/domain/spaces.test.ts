@@ -63,14 +63,10 @@ for (const database of await testDatabases()) {
       const cid = await addUser(ctx, acme, { email: 'cid@acme.test', fullName: 'Cid Poe' });
       const queue = await createSpace(ctx, acme, 'queue', { name: 'Walk-in', slug: `walk-${randomUUID().slice(0, 8)}` });
       await updateSpace(ctx, acme, 'queue', queue.id, { memberIds: [ann.id, bob.id] });
-      // The live side changes a member's state directly in storage.
+      // The waiting list changes a member's live state.
       const joinedCallAt = new Date(clock + 42);
-      await db.store.updateSpace(acme.organization.id, 'queue', queue.id, {
-        members: [
-          { userId: ann.id, isActive: false, isAutoAccepting: true, joinedCallAt },
-          { userId: bob.id, isActive: true, isAutoAccepting: false, joinedCallAt: null },
-        ],
-      }, new Date(clock));
+      await db.store.setMemberStatus(queue.id, ann.id, { isActive: false, isAutoAccepting: true });
+      await db.store.setMemberCallStarted(queue.id, ann.id, joinedCallAt);
       const updated = await updateSpace(ctx, acme, 'queue', queue.id, { memberIds: [cid.id, ann.id] });
       assert.deepEqual(updated.members, [
         { userId: cid.id, fullName: 'Cid Poe', isActive: true, isAutoAccepting: false, joinedCallAt: null },

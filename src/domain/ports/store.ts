@@ -28,6 +28,7 @@ import type {
 } from '../types.ts';
 import type { LiveStore } from './live-store.ts';
 import type { MemberStore } from './member-store.ts';
+import type { WaitingStore } from './waiting-store.ts';
 
 export interface OrganizationStore {
   insertOrganization(org: Organization): Promise<void>;
@@ -57,6 +58,8 @@ export interface MeetingStore {
   findMeeting(organizationId: string, id: string): Promise<Meeting | undefined>;
   /** Marks deleted; returns the meeting with `deletedAt` set, or undefined when not found (or already deleted). The id stays taken. */
   deleteMeeting(organizationId: string, id: string, at: Date): Promise<Meeting | undefined>;
+  /** Closes an open meeting now (not past its deadline, not deleted); returns it closed, or undefined when it was not open. */
+  closeMeeting(id: string, at: Date): Promise<Meeting | undefined>;
 }
 
 export interface RoomStore {
@@ -88,6 +91,8 @@ export interface SpaceStore {
    * write transaction at a time anyway).
    */
   findSpace(organizationId: string, kind: SpaceKind, id: string, options?: { lock?: boolean }): Promise<Space | undefined>;
+  /** A board or a queue by id, whichever it is. */
+  findSpaceById(organizationId: string, id: string): Promise<Space | undefined>;
   /** Applies the patch atomically; returns the updated space, or undefined when not found. */
   updateSpace(organizationId: string, kind: SpaceKind, id: string, patch: SpacePatch, at: Date): Promise<Space | undefined>;
   /** Returns the space as it was before deletion, or undefined. Frees its slug. */
@@ -103,7 +108,8 @@ export interface UsageStore {
   setOrganizationQuota(organizationId: string, quota: OrganizationQuota): Promise<void>;
 }
 
-export interface Store extends OrganizationStore, ApiKeyStore, MeetingStore, RoomStore, SpaceStore, UsageStore, MemberStore {
+export interface Store
+  extends OrganizationStore, ApiKeyStore, MeetingStore, RoomStore, SpaceStore, UsageStore, MemberStore, WaitingStore {
   /** Presence and meeting-place deadlines (see live-store.ts). */
   readonly live: LiveStore;
   /**

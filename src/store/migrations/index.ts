@@ -10,12 +10,14 @@ import { initial } from './001_initial.ts';
 import { presence } from './002_presence.ts';
 import { usage } from './003_usage.ts';
 import { members } from './004_members.ts';
+import { waiting } from './008_waiting.ts';
 
 const migrations: Record<string, Migration> = {
   '001_initial': initial,
   '002_presence': presence,
   '003_usage': usage,
   '004_members': members,
+  '008_waiting': waiting,
 };
 
 export const migrationProvider: MigrationProvider = {

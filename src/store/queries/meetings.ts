@@ -46,4 +46,18 @@ export const meetingQueries: MeetingStore & ThisType<QueryContext> = {
       }),
     );
   },
+
+  async closeMeeting(id, at) {
+    const ms = toMillis(at);
+    const row = await this.db
+      .updateTable('meetings')
+      .set({ closed_at: ms, closes_at: null })
+      .where('id', '=', id)
+      .where('closed_at', 'is', null)
+      .where('deleted_at', 'is', null)
+      .where((eb) => eb.or([eb('closes_at', 'is', null), eb('closes_at', '>', ms)]))
+      .returningAll()
+      .executeTakeFirst();
+    return row && rowToMeeting(row);
+  },
 };

@@ -4,6 +4,7 @@
  * the slug namespace or the member list are one transaction each, so a
  * space never disagrees with its slug or its members.
  */
+import { ConflictError } from '../../domain/errors.ts';
 import type { MemberState, SpaceStore } from '../../domain/ports/store.ts';
 import type { SpaceKind } from '../../domain/types.ts';
 import { rowToMember, rowToSpace, spaceToRow, toInt, toMillis, toMillisOrNull } from '../mappers.ts';
@@ -26,6 +27,11 @@ export const spaceQueries: SpaceStore & ThisType<QueryContext> = {
     return loadSpace(this.db, organizationId, kind, id, options.lock === true && this.dialect === 'postgres');
   },
 
+  async findSpaceById(organizationId, id) {
+    const row = await this.db.selectFrom('spaces').select('kind').where('id', '=', id).where('organization_id', '=', organizationId).executeTakeFirst();
+    return row && loadSpace(this.db, organizationId, row.kind, id, false);
+  },
+
   async updateSpace(organizationId, kind, id, patch, at) {
     return translated(this.translate, () =>
       atomically(this.db, async (trx) => {
@@ -42,10 +48,7 @@ export const spaceQueries: SpaceStore & ThisType<QueryContext> = {
         if (patch.isActive !== undefined) changes.is_active = toInt(patch.isActive);
         if (patch.hasWaitingList !== undefined) changes.has_waiting_list = toInt(patch.hasWaitingList);
         await trx.updateTable('spaces').set(changes).where('id', '=', id).execute();
-        if (patch.members !== undefined) {
-          await trx.deleteFrom('space_members').where('space_id', '=', id).execute();
-          await insertMembers(trx, id, patch.members);
-        }
+        if (patch.members !== undefined) await replaceMembers(trx, id, patch.members);
         return loadSpace(trx, organizationId, kind, id, false);
       }),
     );
@@ -95,12 +98,38 @@ async function loadSpace(db: Db, organizationId: string, kind: SpaceKind, id: st
   return rowToSpace(row, members.map(rowToMember));
 }
 
-async function insertMembers(db: Db, spaceId: string, members: readonly MemberState[]): Promise<void> {
+/**
+ * Makes the member list `members`, in that order: removes those not listed,
+ * adds new ones with their given state, and only moves the kept ones. A
+ * kept member's row is updated in place (not deleted and inserted again),
+ * so their live state (status, current client, call) written concurrently
+ * by the waiting list is never overwritten by an older copy.
+ */
+async function replaceMembers(db: Db, spaceId: string, members: readonly MemberState[]): Promise<void> {
+  const userIds = members.map((m) => m.userId);
+  // As the primary key would refuse a repeated member on insert.
+  if (new Set(userIds).size !== userIds.length) throw new ConflictError('memberIds', 'A member is listed more than once.');
+  let removal = db.deleteFrom('space_members').where('space_id', '=', spaceId);
+  if (userIds.length) removal = removal.where('user_id', 'not in', userIds);
+  await removal.execute();
+  const kept = new Set((await db.selectFrom('space_members').select('user_id').where('space_id', '=', spaceId).execute()).map((r) => r.user_id));
+  const added: MemberState[] = [];
+  for (const [position, member] of members.entries()) {
+    if (kept.has(member.userId)) {
+      await db.updateTable('space_members').set({ position }).where('space_id', '=', spaceId).where('user_id', '=', member.userId).execute();
+    } else {
+      added.push(member);
+    }
+  }
+  await insertMembers(db, spaceId, added, members);
+}
+
+async function insertMembers(db: Db, spaceId: string, members: readonly MemberState[], order: readonly MemberState[] = members): Promise<void> {
   if (members.length === 0) return;
-  const rows: SpaceMembersTable[] = members.map((m, position) => ({
+  const rows: SpaceMembersTable[] = members.map((m) => ({
     space_id: spaceId,
     user_id: m.userId,
-    position,
+    position: order.indexOf(m),
     is_active: toInt(m.isActive),
     is_auto_accepting: toInt(m.isAutoAccepting),
     joined_call_at: toMillisOrNull(m.joinedCallAt),

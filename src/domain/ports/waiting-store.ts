@@ -1,0 +1,61 @@
+/**
+ * @module domain/ports/waiting-store
+ * Storage of live waiting lists (see domain/waiting/). Every state change
+ * is one conditional update, so several instances can race on the same
+ * client or member and exactly one wins.
+ */
+import type { MemberConsole, WaitingEntry, WaitingState } from '../waiting/types.ts';
+
+export interface WaitingStore {
+  insertWaitingEntry(entry: WaitingEntry): Promise<void>;
+  findWaitingEntry(id: string): Promise<WaitingEntry | undefined>;
+  findWaitingEntryByConnection(connectionId: string): Promise<WaitingEntry | undefined>;
+  findWaitingEntryByMeeting(meetingId: string): Promise<WaitingEntry | undefined>;
+  /** Entries of a space in these states, in line order (arrival, then id). */
+  listWaitingEntries(spaceId: string, states: readonly WaitingState[]): Promise<WaitingEntry[]>;
+  /** Entries of a space that ended since `since`, newest first: history for estimates and the audit. */
+  listEndedWaitingEntries(spaceId: string, since: Date, limit: number): Promise<WaitingEntry[]>;
+
+  /**
+   * Changes an entry only if it is in one of `from` (and, with `connectionId`,
+   * still held by that connection); returns the entry as changed, or
+   * undefined when the condition failed (someone else got there first).
+   */
+  updateWaitingEntry(
+    id: string,
+    condition: { from: readonly WaitingState[]; connectionId?: string | null },
+    change: Partial<Omit<WaitingEntry, 'id' | 'spaceId' | 'organizationId' | 'tokenHash' | 'arrivedAt'>>,
+  ): Promise<WaitingEntry | undefined>;
+
+  /**
+   * Locks and returns the first entry of the line whose client is there
+   * (connected, or disconnected since `connectedSince` or later), skipping
+   * rows another transaction holds. Call inside a transaction.
+   */
+  lockFirstWaiting(spaceId: string, connectedSince: Date): Promise<WaitingEntry | undefined>;
+
+  /** Entries in `states` with a reservation that lapsed before `at`. */
+  listLapsedReservations(at: Date): Promise<WaitingEntry[]>;
+  /** Active entries whose client connection dropped before `before` (the grace period passed). */
+  listAbandonedEntries(before: Date): Promise<WaitingEntry[]>;
+  /** Marks active entries whose connection is on an instance not seen since `staleBefore` as disconnected at `at`. */
+  disconnectStaleEntries(staleBefore: Date, at: Date): Promise<void>;
+  /** Spaces with clients waiting, for the sweeper's auto-accept pass. */
+  listSpacesWithWaiting(): Promise<Array<{ spaceId: string; organizationId: string }>>;
+
+  /** Sets the member's current client if they have none; false when they are busy. */
+  claimMember(spaceId: string, userId: string, entryId: string): Promise<boolean>;
+  /** Frees the member if they are serving `entryId`; clears joinedCallAt. */
+  releaseMember(spaceId: string, userId: string, entryId: string): Promise<void>;
+  setMemberCallStarted(spaceId: string, userId: string, at: Date | null): Promise<void>;
+  setMemberStatus(spaceId: string, userId: string, status: { isActive?: boolean; isAutoAccepting?: boolean }): Promise<boolean>;
+  /** The member's current client, if any. */
+  memberCurrentEntry(spaceId: string, userId: string): Promise<string | null>;
+
+  openConsole(console: MemberConsole): Promise<void>;
+  closeConsole(connectionId: string): Promise<MemberConsole | undefined>;
+  /** Consoles of a space on instances seen since `staleBefore`. */
+  listConsoles(spaceId: string, staleBefore: Date): Promise<MemberConsole[]>;
+  /** Removes the consoles of instances not seen since `staleBefore`; returns them. */
+  reapConsoles(staleBefore: Date): Promise<MemberConsole[]>;
+}

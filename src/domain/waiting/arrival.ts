@@ -1,0 +1,124 @@
+/**
+ * @module domain/waiting/arrival
+ * The client's side of a waiting list: arriving (or coming back after a
+ * reload with the token their page kept), losing the connection (the
+ * grace period starts), and leaving.
+ */
+import { createHash, randomBytes } from 'node:crypto';
+import { raise, transact, type DomainContext } from '../context.ts';
+import { newId } from '../ids.ts';
+import type { LiveContext } from '../lifecycle.ts';
+import { placeAtSlug, slugAdmission } from '../places.ts';
+import type { SlugPlace } from '../ports/live-store.ts';
+import { endCall } from './calls.ts';
+import { ACTIVE_STATES, type WaitingEntry } from './types.ts';
+
+export type SpacePlace = Extract<SlugPlace, { kind: 'board' | 'queue' }>;
+
+export type ArrivalResult =
+  | { ok: true; entry: WaitingEntry; space: SpacePlace; token: string; returned: boolean }
+  | { ok: false; reason: 'not_found' | 'inactive' | 'no_waiting_list'; space?: SpacePlace };
+
+export function clientTokenHash(token: string): string {
+  return createHash('sha256').update(`waiting:${token}`).digest('hex');
+}
+
+/**
+ * A client arrives at `slug`. With the token of an entry still in line (a
+ * reload, a new network), they take that place back; otherwise they join
+ * the end of the line.
+ */
+export async function arrive(
+  ctx: LiveContext,
+  input: { slug: string; displayName: string; connectionId: string; token?: string | undefined },
+): Promise<ArrivalResult> {
+  const place = await placeAtSlug(ctx, input.slug);
+  if (!place || place.kind === 'room') return { ok: false, reason: 'not_found' };
+  if (slugAdmission(place) === 'enter') return { ok: false, reason: 'no_waiting_list', space: place };
+  if (!place.isActive) return { ok: false, reason: 'inactive', space: place };
+  const at = ctx.now();
+
+  if (input.token && input.token.length <= 100) {
+    const tokenHash = clientTokenHash(input.token);
+    const returned = await transact(ctx, async (tx) => {
+      const found = (await tx.store.listWaitingEntries(place.id, ACTIVE_STATES)).find((e) => e.tokenHash === tokenHash);
+      if (!found) return undefined;
+      const entry = await tx.store.updateWaitingEntry(
+        found.id,
+        { from: ACTIVE_STATES },
+        { connectionId: input.connectionId, instanceId: ctx.instanceId, disconnectedAt: null, displayName: input.displayName },
+      );
+      if (entry) raise(tx, { type: 'waiting.changed', organizationId: entry.organizationId, spaceId: entry.spaceId, at });
+      return entry;
+    });
+    if (returned) return { ok: true, entry: returned, space: place, token: input.token, returned: true };
+  }
+
+  const token = randomBytes(24).toString('base64url');
+  const entry: WaitingEntry = {
+    id: newId(),
+    spaceId: place.id,
+    organizationId: place.organizationId,
+    displayName: input.displayName,
+    tokenHash: clientTokenHash(token),
+    state: 'waiting',
+    arrivedAt: at,
+    connectionId: input.connectionId,
+    instanceId: ctx.instanceId,
+    disconnectedAt: null,
+    servedBy: null,
+    reservedUntil: null,
+    meetingId: null,
+    acceptedAt: null,
+    callStartedAt: null,
+    endedAt: null,
+    outcome: null,
+    message: null,
+  };
+  await transact(ctx, async (tx) => {
+    await tx.store.insertWaitingEntry(entry);
+    raise(tx, { type: 'waiting.client.joined', organizationId: entry.organizationId, spaceId: entry.spaceId, entryId: entry.id, displayName: entry.displayName, at });
+    raise(tx, { type: 'waiting.changed', organizationId: entry.organizationId, spaceId: entry.spaceId, at });
+  });
+  return { ok: true, entry, space: place, token, returned: false };
+}
+
+/** The client's waiting page lost its connection: they keep their place for the grace period. */
+export async function clientDisconnected(ctx: DomainContext, connectionId: string): Promise<void> {
+  const at = ctx.now();
+  await transact(ctx, async (tx) => {
+    const entry = await tx.store.findWaitingEntryByConnection(connectionId);
+    if (!entry) return;
+    const changed = await tx.store.updateWaitingEntry(entry.id, { from: ACTIVE_STATES, connectionId }, { connectionId: null, instanceId: null, disconnectedAt: at });
+    if (changed) raise(tx, { type: 'waiting.changed', organizationId: changed.organizationId, spaceId: changed.spaceId, at });
+  });
+}
+
+/** The client leaves the line (or hangs up their call, which ends it). */
+export async function clientLeaves(ctx: DomainContext, connectionId: string): Promise<void> {
+  const entry = await ctx.store.findWaitingEntryByConnection(connectionId);
+  if (!entry) return;
+  if (entry.state === 'in_call' || entry.state === 'reserved') {
+    await endCall(ctx, entry, 'client_left');
+    return;
+  }
+  await removeFromLine(ctx, entry, 'left', 'client_left');
+}
+
+/** Ends a waiting client's wait: they left, were declined, or the line closed. Frees nobody: they had no member yet. */
+export async function removeFromLine(
+  ctx: DomainContext,
+  entry: WaitingEntry,
+  state: 'left' | 'declined' | 'closed',
+  outcome: string,
+  message: string | null = null,
+): Promise<WaitingEntry | undefined> {
+  const at = ctx.now();
+  return transact(ctx, async (tx) => {
+    const ended = await tx.store.updateWaitingEntry(entry.id, { from: ['waiting'] }, { state, outcome, message, endedAt: at });
+    if (!ended) return undefined;
+    raise(tx, { type: 'waiting.client.left', organizationId: ended.organizationId, spaceId: ended.spaceId, entryId: ended.id, outcome, at });
+    raise(tx, { type: 'waiting.changed', organizationId: ended.organizationId, spaceId: ended.spaceId, at });
+    return ended;
+  });
+}

@@ -1,0 +1,59 @@
+/**
+ * @module domain/waiting/types
+ * A client's way through a board's or queue's waiting list.
+ *
+ *   waiting ──accept / take next──▶ reserved ──member joins the call──▶ in_call ──call ends──▶ served
+ *      │  ▲                             │                                   │
+ *      │  └─── lease lapses, or the member is gone: back to the front ◀─────┘
+ *      ├── the client leaves, or stays away past the grace period ──▶ left
+ *      ├── a board member declines ──▶ declined
+ *      └── the space is deactivated or deleted ──▶ closed
+ *
+ * The front of the line is the earliest arrival still waiting; a client who
+ * returns to the line keeps their arrival time, so they are back at the
+ * front, not the back.
+ */
+
+export type WaitingState = 'waiting' | 'reserved' | 'in_call' | 'served' | 'left' | 'declined' | 'closed';
+
+/** States in which a client is still somebody's concern. */
+export const ACTIVE_STATES: readonly WaitingState[] = ['waiting', 'reserved', 'in_call'];
+
+export interface WaitingEntry {
+  id: string;
+  spaceId: string;
+  organizationId: string;
+  displayName: string;
+  /** SHA-256 of the token the client's page keeps, so a reload can take its place back. */
+  tokenHash: string;
+  state: WaitingState;
+  arrivedAt: Date;
+  /** The client's waiting-page connection, while connected. */
+  connectionId: string | null;
+  instanceId: string | null;
+  /** When the connection dropped: the grace period runs from here. */
+  disconnectedAt: Date | null;
+  /** The member serving (or who reserved) the client. */
+  servedBy: string | null;
+  /** A reservation lapses at this moment unless the member has joined the call. */
+  reservedUntil: Date | null;
+  /** The private call's meeting. */
+  meetingId: string | null;
+  acceptedAt: Date | null;
+  callStartedAt: Date | null;
+  endedAt: Date | null;
+  /** Why the entry ended, in a word (`hung_up`, `declined`, `grace_expired`, …). */
+  outcome: string | null;
+  /** A board member's message to a declined client. */
+  message: string | null;
+}
+
+/** An open member console: who is online for a space. */
+export interface MemberConsole {
+  connectionId: string;
+  spaceId: string;
+  organizationId: string;
+  userId: string;
+  instanceId: string;
+  openedAt: Date;
+}
