@@ -14,7 +14,9 @@ export type RelayedMessage = Extract<ServerMessage, { type: 'offer' | 'answer' |
 export type BusMessage =
   | { t: 'presence'; place: PlaceRef }
   | { t: 'signal'; place: PlaceRef; to: string; message: RelayedMessage }
-  | { t: 'ended'; place: PlaceRef; reason: 'closed' | 'deleted' };
+  | { t: 'ended'; place: PlaceRef; reason: 'closed' | 'deleted' }
+  /** A board's or queue's waiting list changed: its followers are sent their view. */
+  | { t: 'line'; organizationId: string; spaceId: string };
 
 export type BusHandler = (message: BusMessage) => void;
 

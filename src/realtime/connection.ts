@@ -5,9 +5,12 @@
  * join deadline, and the media-state throttle. What each message does is
  * in handlers/; this file only decides whether and when it runs.
  */
+import type { Actor } from '../domain/actors.ts';
 import { leavePlace, updateMedia } from '../domain/places.ts';
+import { clientDisconnected } from '../domain/waiting/arrival.ts';
+import { closeConsole } from '../domain/waiting/consoles.ts';
 import type { MediaState, PlaceRef } from '../domain/presence.ts';
-import type { ClientConnection, ConnectionState, Handler, HubServices } from './contracts.ts';
+import type { ClientConnection, ConnectionState, Handler, HubServices, Watched } from './contracts.ts';
 import { HANDLERS } from './handlers/index.ts';
 import { CloseCode, parseClientMessage, ProtocolError, type ClientMessage, type ServerMessage } from './protocol.ts';
 
@@ -22,6 +25,8 @@ export interface ConnectionHost extends HubServices {
   readonly joinTimeoutMs: number;
   readonly maxMessagesPer10s: number;
   register(connection: Connection, place: PlaceRef): void;
+  /** Adds a waiting client or a console to the local followers of a space. */
+  follow(connection: Connection, watched: Watched): void;
   forget(connection: Connection): void;
 }
 
@@ -36,6 +41,8 @@ export const MEDIA_UPDATE_INTERVAL_MS = 250;
 export class Connection implements ClientConnection {
   state: ConnectionState = 'new';
   place: PlaceRef | undefined;
+  entryId: string | undefined;
+  watched: Watched | undefined;
   private queue: Promise<void> = Promise.resolve();
   private windowStart = Date.now();
   private windowCount = 0;
@@ -49,6 +56,7 @@ export class Connection implements ClientConnection {
     readonly hub: ConnectionHost,
     private readonly peer: Peer,
     readonly id: string,
+    readonly member: Actor | null = null,
   ) {
     this.joinTimer = setTimeout(() => {
       if (this.state === 'new') this.close(CloseCode.joinTimeout, 'No join message in time.');
@@ -94,8 +102,11 @@ export class Connection implements ClientConnection {
   private async dispatch(message: ClientMessage): Promise<void> {
     if (this.state === 'gone') return;
     const handler = HANDLERS[message.type] as Handler<ClientMessage['type']>;
-    if (handler.when === 'joined' && this.state === 'new') return this.refuse(CloseCode.badMessage, 'not_joined', 'Send "join" first.');
-    if (handler.when === 'new' && this.state === 'joined') return this.refuse(CloseCode.badMessage, 'already_joined', 'Already joined.');
+    if (handler.when !== 'any' && !handler.when.includes(this.state)) {
+      if (this.state === 'new') return this.refuse(CloseCode.badMessage, 'not_joined', 'Send "join" first.');
+      if (message.type === 'join' && this.state === 'joined') return this.refuse(CloseCode.badMessage, 'already_joined', 'Already joined.');
+      return this.refuse(CloseCode.badMessage, 'wrong_state', `"${message.type}" is not accepted now.`);
+    }
     await handler.handle(this, message);
   }
 
@@ -105,6 +116,21 @@ export class Connection implements ClientConnection {
     this.place = place;
     this.state = 'joined';
     this.hub.register(this, place);
+  }
+
+  waits(entryId: string, watched: Watched): void {
+    clearTimeout(this.joinTimer);
+    this.entryId = entryId;
+    this.watched = watched;
+    this.state = 'waiting';
+    this.hub.follow(this, watched);
+  }
+
+  watches(watched: Watched): void {
+    clearTimeout(this.joinTimer);
+    this.watched = watched;
+    this.state = 'console';
+    this.hub.follow(this, watched);
   }
 
   /** Records the newest media state; written now or, within MEDIA_UPDATE_INTERVAL_MS of the last write, when that has passed. */
@@ -138,10 +164,23 @@ export class Connection implements ClientConnection {
     clearTimeout(this.joinTimer);
     clearTimeout(this.mediaTimer);
     this.mediaTimer = undefined;
-    const wasJoined = this.state === 'joined';
+    const was = this.state;
     this.state = 'gone';
     this.hub.forget(this);
-    if (!wasJoined) return;
+    if (was === 'waiting' || was === 'console') {
+      // After any message still in flight; the grace period (or the console's absence) starts now.
+      void this.hub.track(
+        this.queue.then(async () => {
+          try {
+            await (was === 'waiting' ? clientDisconnected(this.hub.ctx, this.id) : closeConsole(this.hub.ctx, this.id));
+          } catch (error) {
+            this.hub.log.error({ err: error }, 'realtime: could not record a waiting-list departure');
+          }
+        }),
+      );
+      return;
+    }
+    if (was !== 'joined') return;
     const place = this.place!;
     // After any message still in flight, so a join that is finishing is undone too.
     void this.hub.track(

@@ -4,6 +4,7 @@
  * sweeper, as interfaces, so each depends on what it uses rather than on
  * the others' classes (and no module imports one that imports it back).
  */
+import type { Actor } from '../domain/actors.ts';
 import type { LiveContext } from '../domain/lifecycle.ts';
 import type { MediaState, PlaceRef } from '../domain/presence.ts';
 import type { BusMessage } from './bus.ts';
@@ -23,7 +24,17 @@ export interface HubServices {
   track<T>(promise: Promise<T>): Promise<T>;
 }
 
-export type ConnectionState = 'new' | 'joined' | 'gone';
+/**
+ * new: opened, nothing asked yet; joined: in a meeting place; waiting: a
+ * client in a waiting list; console: a member watching a board or queue.
+ */
+export type ConnectionState = 'new' | 'joined' | 'waiting' | 'console' | 'gone';
+
+/** What a waiting client or a console watches. */
+export interface Watched {
+  organizationId: string;
+  spaceId: string;
+}
 
 /** What a handler sees of the connection whose message it handles. */
 export interface ClientConnection {
@@ -31,17 +42,28 @@ export interface ClientConnection {
   readonly hub: HubServices;
   readonly state: ConnectionState;
   readonly place: PlaceRef | undefined;
+  /** The signed-in member whose browser opened this connection (its session cookie), if any. */
+  readonly member: Actor | null;
+  /** A waiting client's entry, once they wait. */
+  readonly entryId: string | undefined;
+  /** The space a waiting client or a console follows. */
+  readonly watched: Watched | undefined;
   send(message: ServerMessage): void;
   /** Tells the client why (an `error` message), then closes with `code`. */
   refuse(code: number, errorCode: string, message: string): void;
   close(code: number, reason: string): void;
   /** The join went through: the connection is now in `place`. */
   joined(place: PlaceRef): void;
+  /** The client is in a waiting list, with this entry. */
+  waits(entryId: string, watched: Watched): void;
+  /** The member's console follows this space. */
+  watches(watched: Watched): void;
   announceMedia(media: MediaState): void;
 }
 
 /** One client message type's handling, and in which state of the connection it is accepted. */
 export interface Handler<T extends ClientMessage['type']> {
-  when: 'any' | 'new' | 'joined';
+  /** The connection states in which the message is accepted. */
+  when: 'any' | readonly ConnectionState[];
   handle(connection: ClientConnection, message: Extract<ClientMessage, { type: T }>): Promise<void> | void;
 }

@@ -8,13 +8,15 @@
  * message does is in handlers/.
  */
 import { randomBytes } from 'node:crypto';
+import type { Actor } from '../domain/actors.ts';
 import type { DomainEvent } from '../domain/events.ts';
 import type { LiveContext } from '../domain/lifecycle.ts';
 import { participantsOf } from '../domain/places.ts';
 import { placeKey, type PlaceRef } from '../domain/presence.ts';
 import type { Bus, BusMessage } from './bus.ts';
 import { Connection, type ConnectionHost, type Peer } from './connection.ts';
-import type { RealtimeLogger } from './contracts.ts';
+import type { RealtimeLogger, Watched } from './contracts.ts';
+import { Lines } from './lines.ts';
 import { CloseCode, participantView } from './protocol.ts';
 import { Sweeper } from './sweeper.ts';
 
@@ -36,6 +38,7 @@ export class Hub implements ConnectionHost {
   private readonly byPlace = new Map<string, Set<Connection>>();
   private readonly pending = new Set<Promise<unknown>>();
   private readonly sweeper: Sweeper;
+  private readonly lines: Lines;
   private unsubscribe: Array<() => void> = [];
   readonly joinTimeoutMs: number;
   readonly maxMessagesPer10s: number;
@@ -49,6 +52,7 @@ export class Hub implements ConnectionHost {
     this.joinTimeoutMs = options.joinTimeoutMs ?? 10_000;
     this.maxMessagesPer10s = options.maxMessagesPer10s ?? 500;
     this.sweeper = new Sweeper(this, options.sweepIntervalMs);
+    this.lines = new Lines(ctx, bus, log, (promise) => this.track(promise));
   }
 
   get sweepIntervalMs(): number {
@@ -65,6 +69,7 @@ export class Hub implements ConnectionHost {
   /** Closes every connection, removes this instance's presence, stops the sweeper. */
   async stop(): Promise<void> {
     this.sweeper.stop();
+    this.lines.stop();
     for (const c of [...this.connections.values()]) {
       c.close(CloseCode.goingAway, 'Server shutting down.');
       // Not waiting for the closing handshake: their departures are recorded now.
@@ -77,9 +82,9 @@ export class Hub implements ConnectionHost {
     await this.bus.close();
   }
 
-  /** A new transport connection. */
-  open(peer: Peer): Connection {
-    const connection = new Connection(this, peer, 'c_' + randomBytes(12).toString('base64url'));
+  /** A new transport connection, opened by `member`'s browser when it carried their session. */
+  open(peer: Peer, member: Actor | null = null): Connection {
+    const connection = new Connection(this, peer, 'c_' + randomBytes(12).toString('base64url'), member);
     this.connections.set(connection.id, connection);
     return connection;
   }
@@ -120,8 +125,13 @@ export class Hub implements ConnectionHost {
     set.add(connection);
   }
 
+  follow(connection: Connection, watched: Watched): void {
+    this.lines.follow(connection, watched);
+  }
+
   forget(connection: Connection): void {
     this.connections.delete(connection.id);
+    this.lines.forget(connection);
     if (!connection.place) return;
     const key = placeKey(connection.place);
     const set = this.byPlace.get(key);
@@ -133,8 +143,9 @@ export class Hub implements ConnectionHost {
     this.bus.publish(message);
   }
 
-  /** A place that ended here (a delete, a sweep) ends on every instance. */
+  /** A place that ended here (a delete, a sweep) ends on every instance; a changed waiting list is sent everywhere. */
   private onDomainEvent(event: DomainEvent): void {
+    this.lines.onDomainEvent(event);
     if (event.type === 'meeting.ended') {
       this.bus.publish({ t: 'ended', place: { kind: 'meeting', id: event.meetingId }, reason: event.reason });
     } else if (event.type === 'room.session.ended') {
@@ -143,6 +154,10 @@ export class Hub implements ConnectionHost {
   }
 
   private onBus(message: BusMessage): void {
+    if (message.t === 'line') {
+      this.lines.changed(message.organizationId, message.spaceId);
+      return;
+    }
     const local = this.byPlace.get(placeKey(message.place));
     if (!local) return;
     switch (message.t) {

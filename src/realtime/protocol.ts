@@ -6,6 +6,8 @@
  * a client adds is ever relayed to anyone else.
  */
 
+import type { ClientView, ConsoleView } from '../domain/waiting/views.ts';
+
 /** Largest WebSocket message accepted; `ws` closes the socket with 1009 beyond it. */
 export const MAX_MESSAGE_BYTES = 64 * 1024;
 export const MAX_SDP_CHARS = 60_000;
@@ -29,7 +31,13 @@ export type ClientMessage =
   | { type: 'ice'; to: string; candidate: IceCandidate | null }
   | { type: 'media'; audio: boolean; video: boolean; screen: boolean }
   | { type: 'ping' }
-  | { type: 'leave' };
+  | { type: 'leave' }
+  | { type: 'wait'; slug: string; name: string; token: string | null }
+  | { type: 'console'; kind: 'board' | 'queue'; spaceId: string }
+  | { type: 'accept'; entryId: string }
+  | { type: 'decline'; entryId: string; message: string | null }
+  | { type: 'take_next' }
+  | { type: 'status'; isActive: boolean | undefined; isAutoAccepting: boolean | undefined };
 
 export interface ParticipantView {
   id: string;
@@ -51,7 +59,9 @@ export type ServerMessage =
   | { type: 'ice'; from: string; candidate: IceCandidate | null }
   | { type: 'ended'; reason: 'closed' | 'deleted' }
   | { type: 'error'; code: string; message: string }
-  | { type: 'pong' };
+  | { type: 'pong' }
+  | { type: 'waiting'; token: string | undefined; view: ClientView }
+  | { type: 'console'; view: ConsoleView };
 
 export class ProtocolError extends Error {
   override name = 'ProtocolError';
@@ -125,7 +135,21 @@ const PARSERS: { [T in ClientMessage['type']]: (o: Fields) => MessageOf<T> } = {
   media: (o) => ({ type: 'media', audio: bool(o, 'audio'), video: bool(o, 'video'), screen: bool(o, 'screen', false) }),
   ping: () => ({ type: 'ping' }),
   leave: () => ({ type: 'leave' }),
+  // The display name is checked by the domain, as for `join`.
+  wait: (o) => ({ type: 'wait', slug: str(o, 'slug', MAX_ID_CHARS), name: str(o, 'name', 256), token: nullableStr(o, 'token', 100) }),
+  console(o) {
+    if (o.kind !== 'board' && o.kind !== 'queue') fail('"kind" is "board" or "queue".');
+    return { type: 'console', kind: o.kind, spaceId: str(o, 'spaceId', MAX_ID_CHARS) };
+  },
+  accept: (o) => ({ type: 'accept', entryId: str(o, 'entryId', MAX_ID_CHARS) }),
+  decline: (o) => ({ type: 'decline', entryId: str(o, 'entryId', MAX_ID_CHARS), message: nullableStr(o, 'message', 1000) }),
+  take_next: () => ({ type: 'take_next' }),
+  status: (o) => ({ type: 'status', isActive: optionalBool(o, 'isActive'), isAutoAccepting: optionalBool(o, 'isAutoAccepting') }),
 };
+
+function optionalBool(o: Fields, key: string): boolean | undefined {
+  return o[key] === undefined ? undefined : bool(o, key);
+}
 
 function isMessageType(type: unknown): type is ClientMessage['type'] {
   return typeof type === 'string' && Object.hasOwn(PARSERS, type);

@@ -7,6 +7,7 @@
  * dead, and ends local calls of places that ended elsewhere.
  */
 import { endedElsewhere, retireInstance, sweep } from '../domain/lifecycle.ts';
+import { sweepWaiting } from '../domain/waiting/sweep.ts';
 import type { PlaceRef } from '../domain/presence.ts';
 import type { HubServices } from './contracts.ts';
 import { CloseCode } from './protocol.ts';
@@ -67,6 +68,7 @@ export class Sweeper {
         for (const c of hub.all()) c.close(CloseCode.rejoin, 'Please rejoin.');
       }
       for (const { place, reason } of await endedElsewhere(hub.ctx, hub.places())) hub.endLocal(place, reason);
+      await sweepWaiting(hub.ctx);
     } catch (error) {
       hub.log.error({ err: error }, 'realtime: lifecycle sweep failed');
     }

@@ -7,7 +7,8 @@
  * ping intervals, and the participant then leaves like anyone else.
  */
 import websocket from '@fastify/websocket';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { Actor } from '../domain/actors.ts';
 import type { Hub } from './hub.ts';
 import { CloseCode, MAX_MESSAGE_BYTES } from './protocol.ts';
 
@@ -29,13 +30,36 @@ export interface WsRouteOptions {
   hub: Hub;
   /** Interval of server pings; a socket that misses one pong is dropped at the next. */
   pingIntervalMs: number;
+  /** The signed-in member whose browser opens the socket (from its session cookie), if any. */
+  memberOf?: (request: FastifyRequest) => Promise<Actor | null>;
+}
+
+/**
+ * Whether the upgrade comes from a page of this same site. A member's
+ * socket acts with their session, so a page of another site must not get
+ * one opened for it (browsers send no SameSite=Lax cookie across sites,
+ * and this check holds even where one would).
+ */
+function sameOrigin(request: FastifyRequest): boolean {
+  const origin = request.headers.origin;
+  if (!origin) return false;
+  try {
+    return new URL(origin).host === request.headers.host;
+  } catch {
+    return false;
+  }
 }
 
 export async function realtimeRoutes(app: FastifyInstance, opts: WsRouteOptions): Promise<void> {
   const { hub, pingIntervalMs } = opts;
   await app.register(websocket, { options: { maxPayload: MAX_MESSAGE_BYTES } });
+  const members = new WeakMap<FastifyRequest, Actor | null>();
 
-  app.get('/ws', { websocket: true, schema: { hide: true } }, (socket: WsSocket) => {
+  const preValidation = async (request: FastifyRequest) => {
+    members.set(request, opts.memberOf && sameOrigin(request) ? await opts.memberOf(request) : null);
+  };
+
+  app.get('/ws', { websocket: true, schema: { hide: true }, preValidation }, (socket: WsSocket, request: FastifyRequest) => {
     let alive = true;
     const connection = hub.open({
       send(message) {
@@ -46,7 +70,7 @@ export async function realtimeRoutes(app: FastifyInstance, opts: WsRouteOptions)
         // A client that never answers the close handshake is cut off.
         setTimeout(() => socket.terminate(), 3000).unref();
       },
-    });
+    }, members.get(request) ?? null);
     socket.on('message', (data, isBinary) => {
       alive = true;
       if (isBinary) {

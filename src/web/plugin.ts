@@ -28,7 +28,8 @@ import { pageHeaders } from './headers.ts';
 import { plainView, shellView, type ShellSettings } from './pages.ts';
 import { pageStrings, pickLang, type Lang } from './strings.ts';
 import { dashboardPlugin } from './dashboard/plugin.ts';
-import { DASHBOARD } from './dashboard/session.ts';
+import { DASHBOARD, SESSION_COOKIE } from './dashboard/session.ts';
+import { currentMember } from '../domain/sign-in.ts';
 import { registerViews } from './views.ts';
 
 const PUBLIC_DIR = fileURLToPath(new URL('../../public/', import.meta.url));
@@ -42,7 +43,13 @@ export interface WebPluginOptions {
 export async function webPlugin(app: FastifyInstance, opts: WebPluginOptions): Promise<void> {
   const { ctx, config, realtime } = opts;
 
-  await app.register(realtimeRoutes, { hub: realtime.hub, pingIntervalMs: realtime.pingIntervalMs });
+  // Cookies carry the dashboard session and language; the signalling socket and the pages read the session too.
+  await app.register(fastifyCookie);
+  await app.register(realtimeRoutes, {
+    hub: realtime.hub,
+    pingIntervalMs: realtime.pingIntervalMs,
+    memberOf: async (request) => (await currentMember(ctx, request.cookies[SESSION_COOKIE]))?.actor ?? null,
+  });
   await app.register(fastifyStatic, {
     root: PUBLIC_DIR,
     prefix: '/static/',
@@ -57,8 +64,6 @@ export async function webPlugin(app: FastifyInstance, opts: WebPluginOptions): P
   });
 
   await registerViews(app);
-  // Cookies carry the dashboard session and language; the meeting pages read the session too.
-  await app.register(fastifyCookie);
   await app.register(dashboardPlugin, { ctx, config, prefix: DASHBOARD });
 
   const langOf = (request: FastifyRequest): Lang => pickLang((request.query as Record<string, unknown>)?.lang);

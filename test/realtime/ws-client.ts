@@ -42,8 +42,8 @@ export class TestClient {
   }
 
   /** `autoPong: false` makes a client that looks alive but never answers pings. */
-  static async connect(origin: string, options: { autoPong?: boolean } = {}): Promise<TestClient> {
-    const socket = new WebSocketImpl(origin.replace(/^http/, 'ws') + '/ws', { autoPong: options.autoPong ?? true }) as RawSocket;
+  static async connect(origin: string, options: { autoPong?: boolean; headers?: Record<string, string> } = {}): Promise<TestClient> {
+    const socket = new WebSocketImpl(origin.replace(/^http/, 'ws') + '/ws', { autoPong: options.autoPong ?? true, headers: options.headers }) as RawSocket;
     await new Promise<void>((resolve, reject) => {
       socket.on('open', () => resolve());
       socket.on('error', reject);
@@ -104,6 +104,18 @@ export class TestClient {
       if (got === want) return last!.participants;
       if (Date.now() > deadline) throw new Error(`participants are [${got}], expected [${want}]`);
       await this.next(() => true, Math.max(1, deadline - Date.now()), this.messages.length).catch(() => {});
+    }
+  }
+
+  /** The newest message of `type`, waiting for one that satisfies `predicate` (from the start of the socket). */
+  async latest(type: string, predicate: (m: Message) => boolean, timeoutMs = 5000): Promise<Message> {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const last = this.messages.filter((m) => m.type === type).at(-1);
+      if (last && predicate(last)) return last;
+      const left = deadline - Date.now();
+      if (left <= 0 || this.closeCode !== undefined) throw new Error(`no matching ${type} (closed: ${this.closeCode}); last: ${JSON.stringify(last)}`);
+      await this.next(() => true, left, this.messages.length).catch(() => {});
     }
   }
 

@@ -1,7 +1,11 @@
 /**
  * @module realtime/handlers/control
- * `ping` (an application keepalive, answered with `pong`) and `leave`.
+ * `ping` (an application keepalive, answered with `pong`) and `leave`: from
+ * a meeting place (in a waiting-list call, hanging up ends the call for
+ * both), or from a waiting list (the client gives up their place).
  */
+import { clientLeaves } from '../../domain/waiting/arrival.ts';
+import { hangUp } from '../../domain/waiting/calls.ts';
 import type { ClientConnection } from '../contracts.ts';
 import { CloseCode } from '../protocol.ts';
 
@@ -9,6 +13,8 @@ export function handlePing(connection: ClientConnection): void {
   connection.send({ type: 'pong' });
 }
 
-export function handleLeave(connection: ClientConnection): void {
+export async function handleLeave(connection: ClientConnection): Promise<void> {
+  if (connection.state === 'waiting') await clientLeaves(connection.hub.ctx, connection.id);
+  else if (connection.place?.kind === 'meeting') await hangUp(connection.hub.ctx, connection.place.id);
   connection.close(CloseCode.normal, 'Left.');
 }

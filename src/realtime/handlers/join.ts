@@ -9,6 +9,7 @@ import { enterPlace, leavePlace, participantsOf, type JoinRefusal } from '../../
 import type { ClientConnection } from '../contracts.ts';
 import { CloseCode, participantView, type ClientMessage } from '../protocol.ts';
 import { checkDisplayName } from '../../domain/places.ts';
+import { memberJoinedCall } from '../../domain/waiting/calls.ts';
 
 const REFUSALS: Record<JoinRefusal, { code: number; message: string }> = {
   not_found: { code: CloseCode.notFound, message: 'There is no such meeting or room.' },
@@ -44,6 +45,8 @@ export async function handleJoin(connection: ClientConnection, message: Extract<
     return;
   }
   connection.joined(result.place);
+  // The member who took a waiting client joining their call starts it.
+  if (connection.member && result.place.kind === 'meeting') await memberJoinedCall(hub.ctx, connection.member, result.place.id);
   const participants = (await participantsOf(hub.ctx, result.place)).map(participantView);
   connection.send({
     type: 'welcome',

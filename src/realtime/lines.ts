@@ -1,0 +1,115 @@
+/**
+ * @module realtime/lines
+ * Waiting lists on this instance: the waiting clients and member consoles
+ * that follow each board or queue, what they are sent when its line
+ * changes (anywhere: the bus carries a `line` message from the instance
+ * where the change happened), and auto-accept run where a change happened.
+ *
+ * Pushes are coalesced per space: a burst of changes (a flood of
+ * arrivals) reads the line once and sends each follower one update.
+ */
+import type { DomainEvent } from '../domain/events.ts';
+import type { LiveContext } from '../domain/lifecycle.ts';
+import { dispatchAutoAccept } from '../domain/waiting/serving.ts';
+import { clientView, consoleView, lineSnapshot } from '../domain/waiting/views.ts';
+import type { Bus } from './bus.ts';
+import type { RealtimeLogger, Watched } from './contracts.ts';
+import { CloseCode, type ServerMessage } from './protocol.ts';
+
+/** What lines need of a follower connection. */
+export interface Follower {
+  readonly state: string;
+  readonly entryId: string | undefined;
+  readonly watched: Watched | undefined;
+  readonly member: { kind: string; user?: { id: string } } | null;
+  send(message: ServerMessage): void;
+  refuse(code: number, errorCode: string, message: string): void;
+}
+
+/** Changes closer together than this are sent as one. */
+const COALESCE_MS = 25;
+
+export class Lines {
+  private readonly followers = new Map<string, Set<Follower>>();
+  private readonly pushing = new Map<string, NodeJS.Timeout>();
+  private readonly dispatching = new Set<string>();
+
+  constructor(
+    private readonly ctx: LiveContext,
+    private readonly bus: Bus,
+    private readonly log: RealtimeLogger,
+    private readonly track: <T>(promise: Promise<T>) => Promise<T>,
+  ) {}
+
+  follow(follower: Follower, watched: Watched): void {
+    let set = this.followers.get(watched.spaceId);
+    if (!set) this.followers.set(watched.spaceId, (set = new Set()));
+    set.add(follower);
+  }
+
+  forget(follower: Follower): void {
+    if (!follower.watched) return;
+    const set = this.followers.get(follower.watched.spaceId);
+    set?.delete(follower);
+    if (set?.size === 0) this.followers.delete(follower.watched.spaceId);
+  }
+
+  /** A domain event of this instance: tell every instance, and give free auto-accepting members their next client. */
+  onDomainEvent(event: DomainEvent): void {
+    if (event.type !== 'waiting.changed' && event.type !== 'space.changed') return;
+    this.bus.publish({ t: 'line', organizationId: event.organizationId, spaceId: event.spaceId });
+    if (event.type === 'waiting.changed' || !event.deleted) this.scheduleDispatch(event.organizationId, event.spaceId);
+  }
+
+  /** A line changed somewhere: send this instance's followers of it their view, once per burst. */
+  changed(organizationId: string, spaceId: string): void {
+    if (!this.followers.has(spaceId) || this.pushing.has(spaceId)) return;
+    this.pushing.set(
+      spaceId,
+      setTimeout(() => {
+        this.pushing.delete(spaceId);
+        void this.track(this.push(organizationId, spaceId));
+      }, COALESCE_MS),
+    );
+  }
+
+  private async push(organizationId: string, spaceId: string): Promise<void> {
+    const followers = [...(this.followers.get(spaceId) ?? [])];
+    if (followers.length === 0) return;
+    try {
+      const snapshot = await lineSnapshot(this.ctx, organizationId, spaceId);
+      for (const follower of followers) {
+        if (!snapshot) {
+          follower.refuse(CloseCode.gone, 'gone', 'This board or queue no longer exists.');
+        } else if (follower.state === 'console') {
+          const userId = follower.member?.user?.id;
+          if (userId && snapshot.space.members.some((m) => m.userId === userId)) follower.send({ type: 'console', view: consoleView(snapshot, userId) });
+          else follower.refuse(CloseCode.notJoinable, 'not_member', 'You are no longer a member of this board or queue.');
+        } else if (follower.entryId) {
+          const entry = snapshot.entries.find((e) => e.id === follower.entryId) ?? (await this.ctx.store.findWaitingEntry(follower.entryId));
+          if (entry) follower.send({ type: 'waiting', token: undefined, view: clientView(snapshot, entry) });
+        }
+      }
+    } catch (error) {
+      this.log.error({ err: error }, 'realtime: could not send a waiting list');
+    }
+  }
+
+  private scheduleDispatch(organizationId: string, spaceId: string): void {
+    if (this.dispatching.has(spaceId)) return;
+    this.dispatching.add(spaceId);
+    setImmediate(() => {
+      this.dispatching.delete(spaceId);
+      void this.track(
+        dispatchAutoAccept(this.ctx, organizationId, spaceId).catch((error: unknown) => {
+          this.log.error({ err: error }, 'realtime: auto-accept failed');
+        }),
+      );
+    });
+  }
+
+  stop(): void {
+    for (const timer of this.pushing.values()) clearTimeout(timer);
+    this.pushing.clear();
+  }
+}
