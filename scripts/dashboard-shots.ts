@@ -8,8 +8,13 @@
  *
  *   node --import tsx scripts/dashboard-shots.ts [--out DIR] [--seed MODULE] [--as USER|ADMIN] PATH...
  *
- * A seed module exports `default async function (ctx, org)`; PATHs are
- * dashboard paths such as /dashboard or /dashboard/meetings.
+ * A seed module exports `default async function (ctx, org, operator)`; PATHs are
+ * dashboard paths such as /dashboard or /dashboard/meetings. A seed may
+ * return ids by name ({ board: '…' }), which PATHs use as `:board`.
+ * A PATH may go on with steps after `#`, run in order before the screenshot:
+ * `fill:ID=TEXT`, `check:ID` and `click:ID` (which waits for the page it
+ * leads to), e.g. `/dashboard/keys/new#fill:name=Billing#click:create-key`
+ * for the page answering a form (its name ends in `-after-N`, N the PATH's place).
  */
 import { mkdirSync } from 'node:fs';
 import { resolve } from 'node:path';
@@ -40,7 +45,10 @@ const org = await seedOrganization(server.ctx, 'medical', [
   { email: 'ann.lee@clinic.test', fullName: 'Ann Lee', role: 'ADMIN' },
   { email: 'bob.stone@clinic.test', fullName: 'Bob Stone', role: 'USER' },
 ]);
-if (seed) await (await import(pathToFileURL(resolve(seed)).href)).default(server.ctx, org.organization, operatorActor(org.organization));
+const named: Record<string, string> = seed
+  ? ((await (await import(pathToFileURL(resolve(seed)).href)).default(server.ctx, org.organization, operatorActor(org.organization))) ?? {})
+  : {};
+const pathOf = (path: string) => path.replace(/:(\w+)/g, (whole, name: string) => named[name] ?? whole);
 const email = as === 'USER' ? 'bob.stone@clinic.test' : 'ann.lee@clinic.test';
 const password = 'a long enough passphrase';
 
@@ -62,9 +70,18 @@ try {
     await page.click('#sign-in');
     await page.waitForURL(/\/dashboard$/);
     for (const lang of ['en', 'de']) {
-      for (const path of paths) {
-        await page.goto(`${server.origin}${path}${path.includes('?') ? '&' : '?'}lang=${lang}`);
-        const name = path.replace(/^\/dashboard\/?/, '').replace(/[^a-z0-9]+/gi, '-') || 'overview';
+      for (const [n, entry] of paths.entries()) {
+        const [path = '', ...steps] = entry.split('#');
+        await page.goto(`${server.origin}${pathOf(path)}${path.includes('?') ? '&' : '?'}lang=${lang}`);
+        for (const step of steps) {
+          const [, action, id, value] = /^(fill|check|click):([\w-]+)(?:=(.*))?$/.exec(step) ?? [];
+          if (action === 'fill') await page.fill(`#${id}`, value ?? '');
+          else if (action === 'check') await page.check(`#${id}`);
+          else if (action === 'click') await Promise.all([page.waitForNavigation(), page.click(`#${id}`)]);
+          else throw new Error(`unknown step "${step}"`);
+        }
+        await page.waitForLoadState('networkidle');
+        const name = (path.replace(/^\/dashboard\/?/, '').replace(/[^a-z0-9]+/gi, '-') || 'overview') + (steps.length ? `-after-${n}` : '');
         const file = `${out}/${name}-${width}-${lang}.png`;
         await page.screenshot({ path: file, fullPage: true });
         console.log(file);

@@ -4,7 +4,7 @@
  * a secret or its hash: only `presentIssuedKey` sees the secret, once.
  */
 import type { IssuedKey } from '../domain/keys.ts';
-import { isKeyUsable } from '../domain/keys.ts';
+import { keyStatus } from '../domain/keys.ts';
 import type { ApiKey, Organization, User } from '../domain/types.ts';
 
 export function presentOrganization(org: Organization) {
@@ -26,9 +26,11 @@ export function presentIssuedKey(issued: IssuedKey) {
 export function presentKey(key: ApiKey, now: Date) {
   return {
     apiKey: key.publicKey,
+    name: key.name,
     createdAt: key.createdAt.toISOString(),
     expiresAt: key.expiresAt?.toISOString() ?? null,
     revokedAt: key.revokedAt?.toISOString() ?? null,
-    status: key.revokedAt ? 'revoked' : isKeyUsable(key, now) ? 'active' : 'expired',
+    lastUsedAt: key.lastUsedAt?.toISOString() ?? null,
+    status: keyStatus(key, now),
   };
 }

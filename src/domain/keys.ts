@@ -16,10 +16,11 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { Actor } from './actors.ts';
 import { raise, transact, type DomainContext } from './context.ts';
-import { NotFoundError, UnauthorizedError, ValidationError } from './errors.ts';
+import { NotFoundError, UnauthorizedError, ValidationError, type FieldError } from './errors.ts';
 import { newId, randomBase62, randomSecret } from './ids.ts';
 import { authorize } from './policies.ts';
 import type { ApiKeyStore, OrganizationStore } from './ports/store.ts';
+import { checkText } from './text.ts';
 import type { ApiKey, Organization } from './types.ts';
 
 const PUBLIC_KEY_PREFIX = 'fk_';
@@ -35,17 +36,42 @@ export interface IssuedKey {
   secret: string;
 }
 
+/** The longest name a key may have. */
+export const KEY_NAME_MAX = 100;
+
+export type KeyStatus = 'active' | 'expired' | 'revoked';
+
+/** Where a key stands at `now`; revoked wins over expired. */
+export function keyStatus(key: ApiKey, now: Date): KeyStatus {
+  if (key.revokedAt) return 'revoked';
+  return isKeyUsable(key, now) ? 'active' : 'expired';
+}
+
+/** What is wrong with a new key's name and expiry, by field (none: it may be issued). */
+export function keyInputErrors(input: { name?: string; expiresAt: Date | null }, now: Date): FieldError[] {
+  const errors: FieldError[] = [];
+  checkText(errors, 'name', input.name, { required: input.name !== undefined, max: KEY_NAME_MAX });
+  if (input.expiresAt && input.expiresAt.getTime() <= now.getTime()) {
+    errors.push({ field: 'expiresAt', message: 'expiresAt must be in the future.' });
+  }
+  return errors;
+}
+
+/**
+ * Issues a key pair for the actor's organization. A `name` given must not
+ * be blank (the operator may issue unnamed keys, as before keys had names);
+ * an expiry must lie in the future.
+ */
 export async function createApiKey(
   ctx: DomainContext,
   actor: Actor,
-  input: { expiresAt: Date | null },
+  input: { name?: string; expiresAt: Date | null },
 ): Promise<IssuedKey> {
   authorize(actor, 'apiKey.manage');
   const org = actor.organization;
   const now = ctx.now();
-  if (input.expiresAt && input.expiresAt.getTime() <= now.getTime()) {
-    throw ValidationError.field('expiresAt', 'expiresAt must be in the future.');
-  }
+  const errors = keyInputErrors(input, now);
+  if (errors.length) throw new ValidationError(errors);
   const publicKey = PUBLIC_KEY_PREFIX + randomBase62(24);
   const secret = SECRET_PREFIX + randomSecret();
   const key: ApiKey = {
@@ -56,6 +82,8 @@ export async function createApiKey(
     expiresAt: input.expiresAt,
     revokedAt: null,
     createdAt: now,
+    name: input.name?.trim() ?? '',
+    lastUsedAt: null,
   };
   await ctx.store.insertApiKey(key);
   return { key, secret };
@@ -66,12 +94,18 @@ export async function listApiKeys(ctx: DomainContext, actor: Actor): Promise<Api
   return ctx.store.listApiKeys(actor.organization.id);
 }
 
-/** Revokes one of the actor's organization's keys; another organization's key is not found. */
-export async function revokeApiKey(ctx: DomainContext, actor: Actor, publicKey: string): Promise<ApiKey> {
+/**
+ * Revokes one of the actor's organization's keys, named by its public key
+ * or by its id; another organization's key is not found. The
+ * `api_key.revoked` event makes every cache of this process forget it.
+ */
+export async function revokeApiKey(ctx: DomainContext, actor: Actor, ref: string | { id: string }): Promise<ApiKey> {
   authorize(actor, 'apiKey.manage');
+  const orgId = actor.organization.id;
   return transact(ctx, async (tx) => {
     const at = tx.now();
-    const key = await tx.store.revokeApiKey(actor.organization.id, publicKey, at);
+    const publicKey = typeof ref === 'string' ? ref : (await tx.store.findApiKeyById(orgId, ref.id))?.publicKey;
+    const key = publicKey === undefined ? undefined : await tx.store.revokeApiKey(orgId, publicKey, at);
     if (!key) throw new NotFoundError('API key');
     raise(tx, { type: 'api_key.revoked', organizationId: key.organizationId, publicKey: key.publicKey, at });
     return key;

@@ -8,7 +8,9 @@ import type { Actor } from './actors.ts';
 import { raise, transact, type DomainContext } from './context.ts';
 import { ConflictError, NotFoundError, ValidationError, type FieldError } from './errors.ts';
 import { isUuidV4, newId, randomBase62 } from './ids.ts';
+import { readPage, type Page } from './pages.ts';
 import { authorize } from './policies.ts';
+import type { PageRequest } from './ports/store.ts';
 import type { Meeting, MeetingType, QueryParameters } from './types.ts';
 
 export const MEETING_TYPES: readonly MeetingType[] = ['MEETING', 'CONSULTATION'];
@@ -187,4 +189,10 @@ export async function endMeeting(ctx: DomainContext, meetingId: string): Promise
     if (meeting) raise(tx, { type: 'meeting.ended', organizationId: meeting.organizationId, meetingId: meeting.id, reason: 'closed', at });
     return meeting;
   });
+}
+
+/** The organization's meetings, newest first, deleted ones included (their state says so). */
+export async function listMeetings(ctx: DomainContext, actor: Actor, page: PageRequest): Promise<Page<Meeting>> {
+  authorize(actor, 'meeting.manage');
+  return readPage(page, (p) => ctx.store.listMeetings(actor.organization.id, p));
 }

@@ -6,7 +6,9 @@ import type { Actor } from './actors.ts';
 import type { DomainContext } from './context.ts';
 import { NotFoundError, ValidationError, type FieldError } from './errors.ts';
 import { newId } from './ids.ts';
+import { readPage, type Page } from './pages.ts';
 import { authorize } from './policies.ts';
+import type { PageRequest } from './ports/store.ts';
 import { slugProblem } from './slugs.ts';
 import { checkText } from './text.ts';
 import type { Room } from './types.ts';
@@ -47,4 +49,10 @@ export async function getRoom(ctx: DomainContext, actor: Actor, slug: string): P
   const room = await ctx.store.findRoom(actor.organization.id, slug);
   if (!room) throw new NotFoundError('room');
   return room;
+}
+
+/** The organization's rooms, newest first. */
+export async function listRooms(ctx: DomainContext, actor: Actor, page: PageRequest): Promise<Page<Room>> {
+  authorize(actor, 'room.manage');
+  return readPage(page, (p) => ctx.store.listRooms(actor.organization.id, p));
 }

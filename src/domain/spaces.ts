@@ -10,8 +10,9 @@ import type { Actor } from './actors.ts';
 import { raise, transact, type DomainContext } from './context.ts';
 import { NotFoundError, ValidationError, type FieldError } from './errors.ts';
 import { newId } from './ids.ts';
+import { readPage, type Page } from './pages.ts';
 import { authorize } from './policies.ts';
-import type { MemberState, SpacePatch } from './ports/store.ts';
+import type { MemberState, PageRequest, SpacePatch } from './ports/store.ts';
 import { slugProblem } from './slugs.ts';
 import { checkText } from './text.ts';
 import type { Member, Organization, Space, SpaceKind } from './types.ts';
@@ -158,4 +159,10 @@ export async function deleteSpace(ctx: DomainContext, actor: Actor, kind: SpaceK
     raise(tx, { type: 'space.changed', organizationId: space.organizationId, spaceId: space.id, deleted: true, at: tx.now() });
     return space;
   });
+}
+
+/** The organization's boards or queues, newest first, with their members. */
+export async function listSpaces(ctx: DomainContext, actor: Actor, kind: SpaceKind, page: PageRequest): Promise<Page<Space>> {
+  authorize(actor, 'space.manage');
+  return readPage(page, (p) => ctx.store.listSpaces(actor.organization.id, kind, p));
 }

@@ -37,6 +37,10 @@ export interface ApiKey {
   expiresAt: Date | null;
   revokedAt: Date | null;
   createdAt: Date;
+  /** What an administrator calls the key; '' for keys issued without one. */
+  name: string;
+  /** The key's last authenticated request, as far as written (see UsageIncrement). */
+  lastUsedAt: Date | null;
 }
 
 export type MeetingType = 'MEETING' | 'CONSULTATION';
@@ -107,13 +111,18 @@ export interface OrganizationQuota {
   daily: number | null;
 }
 
-/** Accepted requests of one key in one UTC hour: what the request counter flushes. */
+/** Requests of one key in one UTC hour: what the request counter flushes. */
 export interface UsageIncrement {
   apiKeyId: string;
   organizationId: string;
   /** Epoch ms at the start of the UTC hour. */
   hourStart: number;
+  /** Accepted requests. */
   requests: number;
+  /** Requests refused with 429 (rate limit or quota); 0 when absent. */
+  refused?: number;
+  /** Epoch ms of the key's latest request among these; the key's `lastUsedAt` moves forward to it. */
+  lastUsedAt?: number;
 }
 
 /** One stored hourly total of a key. */
@@ -121,6 +130,16 @@ export interface HourlyUsage {
   apiKeyId: string;
   hourStart: number;
   requests: number;
+  refused: number;
+}
+
+/** One key's totals of one UTC day (sums of its hours). */
+export interface DailyUsage {
+  apiKeyId: string;
+  /** Epoch ms at the start of the UTC day. */
+  dayStart: number;
+  requests: number;
+  refused: number;
 }
 
 /** How a member signed in. */

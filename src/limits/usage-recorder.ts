@@ -1,8 +1,9 @@
 /**
  * @module limits/usage-recorder
- * Counts accepted requests per API key and UTC hour in memory and writes
- * them to the database in batches: every `flushMs` and on shutdown, never
- * once per request. A flush that fails keeps its counts for the next one,
+ * Counts requests per API key and UTC hour in memory (accepted ones, and
+ * those refused with 429), with each key's latest use, and writes them to
+ * the database in batches: every `flushMs` and on shutdown, never once per
+ * request. A key's "last used" is therefore at most one flush old. A flush that fails keeps its counts for the next one,
  * so a database hiccup delays totals but does not lose them (only a crash
  * loses the counts of at most one flush interval).
  */
@@ -37,12 +38,28 @@ export class UsageRecorder {
     this.timer.unref();
   }
 
+  /** An accepted request of the key: it counts towards quotas. */
   record(apiKeyId: string, organizationId: string): void {
-    const h = hourStart(this.now());
+    this.entry(apiKeyId, organizationId).requests++;
+  }
+
+  /** A request of the key refused with 429 (its rate limit or a quota): shown, never counted towards quotas. */
+  refuse(apiKeyId: string, organizationId: string): void {
+    const entry = this.entry(apiKeyId, organizationId);
+    entry.refused = (entry.refused ?? 0) + 1;
+  }
+
+  private entry(apiKeyId: string, organizationId: string): UsageIncrement {
+    const at = this.now();
+    const h = hourStart(at);
     const id = `${apiKeyId}\u0000${h}`;
-    const entry = this.pending.get(id);
-    if (entry) entry.requests++;
-    else this.pending.set(id, { apiKeyId, organizationId, hourStart: h, requests: 1 });
+    let entry = this.pending.get(id);
+    if (!entry) {
+      entry = { apiKeyId, organizationId, hourStart: h, requests: 0, refused: 0, lastUsedAt: at };
+      this.pending.set(id, entry);
+    }
+    entry.lastUsedAt = Math.max(entry.lastUsedAt ?? at, at);
+    return entry;
   }
 
   /** Counts of an organization not yet committed to the database, for the given hour and day. */
@@ -87,8 +104,11 @@ export class UsageRecorder {
       for (const u of batch) {
         const id = `${u.apiKeyId}\u0000${u.hourStart}`;
         const entry = this.pending.get(id);
-        if (entry) entry.requests += u.requests;
-        else this.pending.set(id, u);
+        if (entry) {
+          entry.requests += u.requests;
+          entry.refused = (entry.refused ?? 0) + (u.refused ?? 0);
+          entry.lastUsedAt = Math.max(entry.lastUsedAt ?? 0, u.lastUsedAt ?? 0);
+        } else this.pending.set(id, u);
       }
       this.options.onError?.(error);
       throw error;

@@ -76,6 +76,8 @@ export function apiKeyToRow(k: ApiKey): ApiKeysTable {
     expires_at: toMillisOrNull(k.expiresAt),
     revoked_at: toMillisOrNull(k.revokedAt),
     created_at: toMillis(k.createdAt),
+    name: k.name,
+    last_used_at: toMillisOrNull(k.lastUsedAt),
   };
 }
 
@@ -88,6 +90,8 @@ export function rowToApiKey(r: ApiKeysTable): ApiKey {
     expiresAt: toDateOrNull(r.expires_at),
     revokedAt: toDateOrNull(r.revoked_at),
     createdAt: toDate(r.created_at),
+    name: r.name,
+    lastUsedAt: toDateOrNull(r.last_used_at),
   };
 }
 

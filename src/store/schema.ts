@@ -42,6 +42,10 @@ export interface ApiKeysTable {
   expires_at: number | null;
   revoked_at: number | null;
   created_at: number;
+  /** '' for keys issued before keys had names (migration 009). */
+  name: string;
+  /** Last authenticated request, as flushed with the usage totals (migration 009). */
+  last_used_at: number | null;
 }
 
 export interface MeetingsTable {
@@ -102,7 +106,10 @@ export interface UsageHourlyTable {
   api_key_id: string;
   organization_id: string;
   hour_start: number;
+  /** Accepted requests: what quotas count. */
   requests: number;
+  /** Requests refused with 429 (migration 009). */
+  refused: number;
 }
 
 /** Operator-set request quotas; null = no ceiling (migration 003). */

@@ -9,9 +9,11 @@ import { afterEach, beforeEach } from 'node:test';
 import type { StoreConnection } from '../domain/ports/store.ts';
 import { organizationsContract } from './contract/organizations.ts';
 import type { OpenedStore } from './contract/fixtures.ts';
+import { listsContract } from './contract/lists.ts';
 import { placesContract } from './contract/places.ts';
 import { spacesContract } from './contract/spaces.ts';
 import { transactionsContract } from './contract/transactions.ts';
+import { usageContract } from './contract/usage.ts';
 
 export type { OpenedStore };
 
@@ -32,6 +34,8 @@ export function storeContract(open: () => Promise<OpenedStore>): void {
 
   organizationsContract(env);
   placesContract(env);
+  listsContract(env);
   spacesContract(env);
   transactionsContract(env);
+  usageContract(env);
 }

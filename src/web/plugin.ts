@@ -8,6 +8,9 @@
  *   `queryParameters` applied;
  * - plain pages answering 404 (unknown) and 410 (closed or deleted);
  * - `/static/*`: the front end's files (public/), served from the repo;
+ *   `/static/vendor/uplot/`: the two files of the uPlot package the
+ *   dashboard's usage charts load (its ES module and style sheet), from
+ *   node_modules, so no CDN is involved;
  * - `/ws`: signalling and presence, served by the realtime hub it is given
  *   (created and run by the composition root, see src/realtime/).
  *
@@ -16,6 +19,8 @@
 import fastifyCookie from '@fastify/cookie';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Config } from '../config.ts';
 import type { DomainContext } from '../domain/context.ts';
@@ -33,6 +38,9 @@ import { currentMember } from '../domain/sign-in.ts';
 import { registerViews } from './views.ts';
 
 const PUBLIC_DIR = fileURLToPath(new URL('../../public/', import.meta.url));
+const UPLOT_DIR = join(dirname(createRequire(import.meta.url).resolve('uplot/package.json')), 'dist');
+/** The only files of the package a browser may fetch. */
+const UPLOT_FILES = new Set(['/uPlot.esm.js', '/uPlot.min.css']);
 
 export interface WebPluginOptions {
   ctx: DomainContext;
@@ -56,6 +64,19 @@ export async function webPlugin(app: FastifyInstance, opts: WebPluginOptions): P
     decorateReply: false,
     index: false,
     // Small files, changed with deployments: let browsers revalidate rather than guess.
+    cacheControl: true,
+    maxAge: 0,
+    setHeaders(res) {
+      res.header('x-content-type-options', 'nosniff');
+    },
+  });
+
+  await app.register(fastifyStatic, {
+    root: UPLOT_DIR,
+    prefix: '/static/vendor/uplot/',
+    decorateReply: false,
+    index: false,
+    allowedPath: (path) => UPLOT_FILES.has(path),
     cacheControl: true,
     maxAge: 0,
     setHeaders(res) {

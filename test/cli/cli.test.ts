@@ -109,7 +109,7 @@ for (const kind of ['sqlite', 'postgres'] as const) {
       assert.equal(forever.expiresAt, null);
       assert.ok(forever.apiSecret.length >= 40);
 
-      const monthly = await json(foyer, 'key', 'create', '--org', 'acme-clinic', '--expires-in', '30d');
+      const monthly = await json(foyer, 'key', 'create', '--org', 'acme-clinic', '--expires-in', '30d', '--name', 'Front desk');
       const days = (Date.parse(monthly.expiresAt) - Date.now()) / 86_400_000;
       assert.ok(days > 29.9 && days <= 30, `expires in ${days} days`);
       const dated = await json(foyer, 'key', 'create', '--org', 'acme-clinic', '--expires-at', '2099-01-01T00:00:00Z');
@@ -125,6 +125,7 @@ for (const kind of ['sqlite', 'postgres'] as const) {
       const keys = JSON.parse(listed.stdout).keys;
       assert.equal(keys.length, 3);
       assert.ok(keys.every((k: any) => k.status === 'active'));
+      assert.deepEqual(keys.map((k: any) => [k.name, k.lastUsedAt]), [['', null], ['Front desk', null], ['', null]], 'named as given, unnamed by default');
 
       const revoked = await json(foyer, 'key', 'revoke', forever.apiKey);
       assert.equal(revoked.status, 'revoked');

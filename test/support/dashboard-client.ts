@@ -80,13 +80,18 @@ export class DashboardClient {
 
   /** Posts a form, with the CSRF token of the last page unless `_csrf` is given (or null to send none). */
   post(path: string, form: Record<string, string | string[] | null>, headers: Record<string, string> = {}): Promise<Page> {
+    return this.submit('POST', path, form, headers);
+  }
+
+  /** Sends a form with any method (a route table may hold more than GET and POST). */
+  submit(method: string, path: string, form: Record<string, string | string[] | null>, headers: Record<string, string> = {}): Promise<Page> {
     const body = new URLSearchParams();
     const fields = { _csrf: this.csrf ?? null, ...form };
     for (const [key, value] of Object.entries(fields)) {
       if (value === null) continue;
       for (const v of Array.isArray(value) ? value : [value]) body.append(key, v);
     }
-    return this.send(path, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded', ...headers }, body: body.toString() });
+    return this.send(path, { method, headers: { 'content-type': 'application/x-www-form-urlencoded', ...headers }, body: body.toString() });
   }
 }
 

@@ -13,6 +13,7 @@ import { createApiKey, keyOrganization, revokeApiKey } from '../../src/domain/ke
 import { addUser, createOrganization } from '../../src/domain/organizations.ts';
 import type { StoreConnection } from '../../src/domain/ports/store.ts';
 import type { ApiKey, Organization, OrganizationType, User } from '../../src/domain/types.ts';
+import { createLimits, type Limits } from '../../src/limits/limits.ts';
 import { createLogger, type LoggerSetting } from '../../src/logger.ts';
 import type { RealtimeTuning } from '../../src/realtime/realtime.ts';
 import { createServer } from '../../src/server.ts';
@@ -28,20 +29,25 @@ export interface TestServer {
   /** The same store and settings the server uses, for seeding. */
   ctx: DomainContext;
   app: FastifyInstance;
+  /** The request limits and usage counter, when started with `limits: true`. */
+  limits?: Limits;
   close(): Promise<void>;
 }
 
 export async function startServer(
   store: StoreConnection,
   overrides: Partial<Config> = {},
-  options: { now?: () => Date; logger?: LoggerSetting; realtime?: RealtimeTuning } = {},
+  options: { now?: () => Date; logger?: LoggerSetting; realtime?: RealtimeTuning; limits?: boolean } = {},
 ): Promise<TestServer> {
   const config: Config = {
     ...loadConfig({ PUBLIC_URL: TEST_PUBLIC_URL, API_SECRET_PEPPER: 'test-pepper', LOG_LEVEL: 'silent' }),
     ...overrides,
   };
   const now = options.now ?? (() => new Date());
-  const { app, ctx } = await createServer({ config, store, now, logger: createLogger(config, options.logger ?? false), realtime: options.realtime });
+  const logger = createLogger(config, options.logger ?? false);
+  // As `npm start` has them: rate limits, quotas and usage totals (flushed on demand by tests).
+  const limits = options.limits ? await createLimits({ config, store, warn: (message) => logger.warn(message), now: () => now().getTime() }) : undefined;
+  const { app, ctx } = await createServer({ config, store, now, logger, realtime: options.realtime, limits });
   await app.listen({ host: '127.0.0.1', port: 0 });
   const address = app.server.address();
   if (!address || typeof address !== 'object') throw new Error('server has no address');
@@ -52,7 +58,11 @@ export async function startServer(
     config,
     ctx,
     app,
-    close: () => app.close(),
+    limits,
+    close: async () => {
+      await app.close();
+      await limits?.close();
+    },
   };
 }
 

@@ -22,11 +22,12 @@ export function registerKey(program: Command, out: () => Output): void {
     .option('--expires-in <duration>', 'lifetime such as 30d, 12h, 2w')
     .option('--expires-at <iso>', 'expiry as an ISO 8601 date-time')
     .option('--no-expiry', 'never expires (the default)')
-    .action((opts: { org: string; expiresIn?: string; expiresAt?: string; expiry?: boolean }) =>
+    .option('--name <name>', 'what the key is for, as the dashboard lists it')
+    .action((opts: { org: string; name?: string; expiresIn?: string; expiresAt?: string; expiry?: boolean }) =>
       withContext(async (ctx) => {
         const expiresAt = expiryFrom(opts, ctx.now());
         const org = await getOrganization(ctx, opts.org);
-        const issued = await createApiKey(ctx, operatorActor(org), { expiresAt });
+        const issued = await createApiKey(ctx, operatorActor(org), { name: opts.name, expiresAt });
         const shown = presentIssuedKey(issued);
         out().result(shown, [
           `API_KEY=${shown.apiKey}`,
@@ -49,7 +50,7 @@ export function registerKey(program: Command, out: () => Output): void {
         out().result(
           { keys },
           keys.length
-            ? keys.map((k) => `${k.apiKey}\t${k.status}\tcreated ${k.createdAt}\texpires ${k.expiresAt ?? 'never'}`)
+            ? keys.map((k) => `${k.apiKey}\t${k.status}\tcreated ${k.createdAt}\texpires ${k.expiresAt ?? 'never'}\tlast used ${k.lastUsedAt ?? 'never'}${k.name ? `\t${k.name}` : ''}`)
             : 'No keys.',
         );
       }),

@@ -15,6 +15,7 @@
  */
 import type {
   ApiKey,
+  DailyUsage,
   HourlyUsage,
   Meeting,
   Member,
@@ -29,6 +30,23 @@ import type {
 import type { LiveStore } from './live-store.ts';
 import type { MemberStore } from './member-store.ts';
 import type { WaitingStore } from './waiting-store.ts';
+
+/**
+ * Where a newest-first list continues: after the object created at
+ * `createdAt` with `id` (objects created in the same millisecond are
+ * ordered by id), so a page never repeats or skips one while others are
+ * added.
+ */
+export interface PageCursor {
+  createdAt: Date;
+  id: string;
+}
+
+/** One page of a newest-first list: at most `limit` objects older than `before`. */
+export interface PageRequest {
+  limit: number;
+  before?: PageCursor | undefined;
+}
 
 export interface OrganizationStore {
   insertOrganization(org: Organization): Promise<void>;
@@ -47,6 +65,9 @@ export interface ApiKeyStore {
   insertApiKey(key: ApiKey): Promise<void>;
   /** Across organizations: a request names only its public key. */
   findApiKey(publicKey: string): Promise<ApiKey | undefined>;
+  /** By id, within the organization: another organization's key is not found. */
+  findApiKeyById(organizationId: string, id: string): Promise<ApiKey | undefined>;
+  /** Oldest first. */
   listApiKeys(organizationId: string): Promise<ApiKey[]>;
   /** Returns the key as revoked, or undefined when the organization has no such key. Revoking twice keeps the first time. */
   revokeApiKey(organizationId: string, publicKey: string, at: Date): Promise<ApiKey | undefined>;
@@ -60,12 +81,16 @@ export interface MeetingStore {
   deleteMeeting(organizationId: string, id: string, at: Date): Promise<Meeting | undefined>;
   /** Closes an open meeting now (not past its deadline, not deleted); returns it closed, or undefined when it was not open. */
   closeMeeting(id: string, at: Date): Promise<Meeting | undefined>;
+  /** The organization's meetings, newest first, deleted ones included (with `deletedAt`). */
+  listMeetings(organizationId: string, page: PageRequest): Promise<Meeting[]>;
 }
 
 export interface RoomStore {
   /** Takes the room's slug in the shared namespace. */
   insertRoom(room: Room): Promise<void>;
   findRoom(organizationId: string, slug: string): Promise<Room | undefined>;
+  /** The organization's rooms, newest first. */
+  listRooms(organizationId: string, page: PageRequest): Promise<Room[]>;
 }
 
 /** A member's stored state; the name comes from the user. */
@@ -97,13 +122,21 @@ export interface SpaceStore {
   updateSpace(organizationId: string, kind: SpaceKind, id: string, patch: SpacePatch, at: Date): Promise<Space | undefined>;
   /** Returns the space as it was before deletion, or undefined. Frees its slug. */
   deleteSpace(organizationId: string, kind: SpaceKind, id: string): Promise<Space | undefined>;
+  /** The organization's boards or queues, newest first, with their members. */
+  listSpaces(organizationId: string, kind: SpaceKind, page: PageRequest): Promise<Space[]>;
 }
 
 export interface UsageStore {
-  /** Adds each increment to its (key, hour) total, in one transaction; increments must be unique per (key, hour). */
+  /**
+   * Adds each increment to its (key, hour) totals, in one transaction;
+   * increments must be unique per (key, hour). Moves each key's
+   * `lastUsedAt` forward to the latest `lastUsedAt` given for it, never back.
+   */
   recordUsage(increments: UsageIncrement[]): Promise<void>;
-  /** Hourly totals of an organization's keys with hourStart in [from, to). */
+  /** Hourly totals of an organization's keys with hourStart in [from, to), oldest first. */
   listHourlyUsage(organizationId: string, from: Date, to: Date): Promise<HourlyUsage[]>;
+  /** Daily totals (UTC days) of an organization's keys, from the hours in [from, to), oldest first. */
+  listDailyUsage(organizationId: string, from: Date, to: Date): Promise<DailyUsage[]>;
   findOrganizationQuota(organizationId: string): Promise<OrganizationQuota | undefined>;
   setOrganizationQuota(organizationId: string, quota: OrganizationQuota): Promise<void>;
 }

@@ -26,7 +26,7 @@
  *   `RateLimit` instead, which Foyer does not send): limit, requests left,
  *   seconds until a slot frees. A refusal adds `Retry-After` and is a
  *   429 problem of type `rate_limited` or `quota_exceeded`. Accepted
- *   requests are counted into the usage totals.
+ *   requests are counted into the usage totals, refused ones beside them.
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { DomainError } from '../../domain/errors.ts';
@@ -143,6 +143,8 @@ export function limitsGuard(limits: Limits, lookups: LookupCache): AuthGuard<Tic
         usage.record(auth.key.id, auth.organization.id);
         return;
       }
+      // Shown to the organization's administrators as refused requests (dashboard, usage).
+      usage.refuse(auth.key.id, auth.organization.id);
       if (decision.outcome === 'rate_limited') {
         reply.header('retry-after', String(seconds(rate.resetMs)));
         throw new DomainError('rate_limited', `This API key may make ${rate.limit} requests per rolling minute.`);

@@ -48,6 +48,8 @@ export function apiKey(organizationId: string, overrides: Partial<ApiKey> = {}):
     expiresAt: later(86_400_000),
     revokedAt: null,
     createdAt: T0,
+    name: 'Practice software',
+    lastUsedAt: null,
     ...overrides,
   };
 }

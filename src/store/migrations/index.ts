@@ -10,14 +10,18 @@ import { initial } from './001_initial.ts';
 import { presence } from './002_presence.ts';
 import { usage } from './003_usage.ts';
 import { members } from './004_members.ts';
+import { lists } from './007_lists.ts';
 import { waiting } from './008_waiting.ts';
+import { keyUsage } from './009_key_usage.ts';
 
 const migrations: Record<string, Migration> = {
   '001_initial': initial,
   '002_presence': presence,
   '003_usage': usage,
   '004_members': members,
+  '007_lists': lists,
   '008_waiting': waiting,
+  '009_key_usage': keyUsage,
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -16,6 +16,16 @@ export const apiKeyQueries: ApiKeyStore & ThisType<QueryContext> = {
     return row && rowToApiKey(row);
   },
 
+  async findApiKeyById(organizationId, id) {
+    const row = await this.db
+      .selectFrom('api_keys')
+      .selectAll()
+      .where('id', '=', id)
+      .where('organization_id', '=', organizationId)
+      .executeTakeFirst();
+    return row && rowToApiKey(row);
+  },
+
   async listApiKeys(organizationId) {
     const rows = await this.db
       .selectFrom('api_keys')

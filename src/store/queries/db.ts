@@ -5,7 +5,8 @@
  * whatever transaction is already open, and turning driver errors into
  * domain errors.
  */
-import type { Kysely, Transaction } from 'kysely';
+import { sql, type Kysely, type RawBuilder, type SqlBool, type Transaction } from 'kysely';
+import type { PageCursor } from '../../domain/ports/store.ts';
 import type { Database } from '../schema.ts';
 
 /** The database, or a transaction on it: query modules work on either. */
@@ -41,4 +42,14 @@ export async function translated<T>(translate: ErrorTranslator, write: () => Pro
   } catch (error) {
     throw translate(error);
   }
+}
+
+/**
+ * The condition of a newest-first page after `cursor`, on the queried
+ * table's own `created_at` and `id` (written as a row comparison spelled
+ * out, which both databases can serve from a (…, created_at, id) index).
+ */
+export function olderThan(cursor: PageCursor): RawBuilder<SqlBool> {
+  const at = cursor.createdAt.getTime();
+  return sql<SqlBool>`(created_at < ${at} or (created_at = ${at} and id < ${cursor.id}))`;
 }

@@ -5,7 +5,7 @@
  */
 import type { MeetingStore } from '../../domain/ports/store.ts';
 import { meetingToRow, rowToMeeting, toMillis } from '../mappers.ts';
-import { atomically, translated, type Db, type QueryContext } from './db.ts';
+import { atomically, olderThan, translated, type QueryContext } from './db.ts';
 
 export const meetingQueries: MeetingStore & ThisType<QueryContext> = {
   async insertMeeting(meeting) {
@@ -59,5 +59,12 @@ export const meetingQueries: MeetingStore & ThisType<QueryContext> = {
       .returningAll()
       .executeTakeFirst();
     return row && rowToMeeting(row);
+  },
+
+  async listMeetings(organizationId, page) {
+    let query = this.db.selectFrom('meetings').selectAll().where('organization_id', '=', organizationId);
+    if (page.before) query = query.where(olderThan(page.before));
+    const rows = await query.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(page.limit).execute();
+    return rows.map(rowToMeeting);
   },
 };

@@ -6,7 +6,7 @@
  */
 import type { RoomStore } from '../../domain/ports/store.ts';
 import { roomToRow, rowToRoom } from '../mappers.ts';
-import { atomically, translated, type Db, type QueryContext } from './db.ts';
+import { atomically, olderThan, translated, type QueryContext } from './db.ts';
 
 export const roomQueries: RoomStore & ThisType<QueryContext> = {
   async insertRoom(room) {
@@ -26,5 +26,12 @@ export const roomQueries: RoomStore & ThisType<QueryContext> = {
       .where('organization_id', '=', organizationId)
       .executeTakeFirst();
     return row && rowToRoom(row);
+  },
+
+  async listRooms(organizationId, page) {
+    let query = this.db.selectFrom('rooms').selectAll().where('organization_id', '=', organizationId);
+    if (page.before) query = query.where(olderThan(page.before));
+    const rows = await query.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(page.limit).execute();
+    return rows.map(rowToRoom);
   },
 };

@@ -6,10 +6,10 @@
  */
 import { ConflictError } from '../../domain/errors.ts';
 import type { MemberState, SpaceStore } from '../../domain/ports/store.ts';
-import type { SpaceKind } from '../../domain/types.ts';
+import type { Member, SpaceKind } from '../../domain/types.ts';
 import { rowToMember, rowToSpace, spaceToRow, toInt, toMillis, toMillisOrNull } from '../mappers.ts';
 import type { SpaceMembersTable, SpacesTable } from '../schema.ts';
-import { atomically, translated, type Db, type QueryContext } from './db.ts';
+import { atomically, olderThan, translated, type Db, type QueryContext } from './db.ts';
 
 export const spaceQueries: SpaceStore & ThisType<QueryContext> = {
   async insertSpace(space) {
@@ -66,6 +66,15 @@ export const spaceQueries: SpaceStore & ThisType<QueryContext> = {
       }),
     );
   },
+
+  async listSpaces(organizationId, kind, page) {
+    let query = this.db.selectFrom('spaces').selectAll().where('organization_id', '=', organizationId).where('kind', '=', kind);
+    if (page.before) query = query.where(olderThan(page.before));
+    const rows = await query.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(page.limit).execute();
+    // One query for the members of the whole page, not one per space.
+    const members = await membersOf(this.db, rows.map((r) => r.id));
+    return rows.map((row) => rowToSpace(row, members.get(row.id) ?? []));
+  },
 };
 
 function findSpaceRow(db: Db, organizationId: string, kind: SpaceKind, id: string, lock: boolean) {
@@ -82,20 +91,34 @@ function findSpaceRow(db: Db, organizationId: string, kind: SpaceKind, id: strin
 async function loadSpace(db: Db, organizationId: string, kind: SpaceKind, id: string, lock: boolean) {
   const row = await findSpaceRow(db, organizationId, kind, id, lock);
   if (!row) return undefined;
-  const members = await db
+  return rowToSpace(row, (await membersOf(db, [id])).get(id) ?? []);
+}
+
+/** The members of each of `spaceIds`, in their order. */
+async function membersOf(db: Db, spaceIds: string[]): Promise<Map<string, Member[]>> {
+  const bySpace = new Map<string, Member[]>();
+  if (spaceIds.length === 0) return bySpace;
+  const rows = await db
     .selectFrom('space_members')
     .innerJoin('users', 'users.id', 'space_members.user_id')
     .select([
+      'space_members.space_id',
       'space_members.user_id',
       'users.full_name',
       'space_members.is_active',
       'space_members.is_auto_accepting',
       'space_members.joined_call_at',
     ])
-    .where('space_members.space_id', '=', id)
+    .where('space_members.space_id', 'in', spaceIds)
+    .orderBy('space_members.space_id')
     .orderBy('space_members.position')
     .execute();
-  return rowToSpace(row, members.map(rowToMember));
+  for (const row of rows) {
+    const list = bySpace.get(row.space_id) ?? [];
+    list.push(rowToMember(row));
+    bySpace.set(row.space_id, list);
+  }
+  return bySpace;
 }
 
 /**

@@ -15,12 +15,17 @@ import type { FastifyInstance } from 'fastify';
 import { createHmac } from 'node:crypto';
 import { installDashboardErrors } from './errors.ts';
 import { authRoutes } from './routes/auth.ts';
+import { keyRoutes } from './routes/keys.ts';
+import { meetingRoutes } from './routes/meetings.ts';
 import { overviewRoutes } from './routes/overview.ts';
+import { roomRoutes } from './routes/rooms.ts';
+import { spaceRoutes } from './routes/spaces.ts';
+import { usageRoutes } from './routes/usage.ts';
 import type { DashboardOptions, DashboardRoutes } from './section.ts';
 import { csrfUserInfo, DASHBOARD, installSession } from './session.ts';
 
 /** Sections of the dashboard, in the order of the navigation. */
-const SECTIONS: DashboardRoutes[] = [authRoutes, overviewRoutes];
+const SECTIONS: DashboardRoutes[] = [authRoutes, overviewRoutes, meetingRoutes, roomRoutes, spaceRoutes, keyRoutes, usageRoutes];
 
 export async function dashboardPlugin(app: FastifyInstance, options: DashboardOptions): Promise<void> {
   const { ctx, config } = options;

@@ -8,10 +8,22 @@
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { DEFAULT_LANG, LANGS } from '../../../public/js/shared/langs.js';
+import { dashboardKeysTexts } from '../../../public/js/shared/strings/dashboard-keys.js';
+import { dashboardMeetingsTexts } from '../../../public/js/shared/strings/dashboard-meetings.js';
+import { dashboardPlacesTexts } from '../../../public/js/shared/strings/dashboard-places.js';
+import { dashboardRoomsTexts } from '../../../public/js/shared/strings/dashboard-rooms.js';
+import { dashboardSpacesTexts } from '../../../public/js/shared/strings/dashboard-spaces.js';
 import { dashboardTexts } from '../../../public/js/shared/strings/dashboard.js';
 import { pickLang, type Lang } from '../strings.ts';
 
-const TABLES: Array<Record<Lang, Record<string, string>>> = [dashboardTexts];
+const TABLES: Array<Record<Lang, Record<string, string>>> = [
+  dashboardTexts,
+  dashboardPlacesTexts,
+  dashboardMeetingsTexts,
+  dashboardRoomsTexts,
+  dashboardSpacesTexts,
+  dashboardKeysTexts,
+];
 
 export const LANG_COOKIE = 'foyer_lang';
 

@@ -13,16 +13,18 @@ import { clearSessionCookie, DASHBOARD, safeNext, SESSION_COOKIE, setSessionCook
 type Form = Record<string, string | undefined>;
 
 const NOTICES = { signedOut: 'signedOut', sessionEnded: 'sessionEnded', passwordSet: 'passwordSet' } as const;
+/** These pages are for visitors without a session (see section.ts). */
+const PUBLIC = { config: { public: true } };
 
 export const authRoutes: DashboardRoutes = (app, { ctx, config }) => {
-  app.get('/sign-in', async (request, reply) => {
+  app.get('/sign-in', PUBLIC, async (request, reply) => {
     const query = request.query as Form;
     if (request.member) return reply.redirect(safeNext(query.next), 303);
     const notice = Object.keys(NOTICES).find((key) => query[key] !== undefined);
     return renderPage(request, reply, 'sign-in', { next: safeNext(query.next), values: {}, notice: notice && NOTICES[notice as keyof typeof NOTICES] });
   });
 
-  app.post('/sign-in', async (request, reply) => {
+  app.post('/sign-in', PUBLIC, async (request, reply) => {
     const form = (request.body ?? {}) as Form;
     const next = safeNext(form.next);
     const result = await signIn(ctx, {
@@ -43,13 +45,13 @@ export const authRoutes: DashboardRoutes = (app, { ctx, config }) => {
     return renderPage(request, reply, 'sign-in', { next, values, error: result.reason === 'throttled' ? 'signInThrottled' : 'signInInvalid' }, status);
   });
 
-  app.post('/sign-out', async (request, reply) => {
+  app.post('/sign-out', PUBLIC, async (request, reply) => {
     await signOut(ctx, request.cookies[SESSION_COOKIE]);
     clearSessionCookie(reply, config.publicUrl);
     return reply.redirect(`${DASHBOARD}/sign-in?signedOut`, 303);
   });
 
-  app.get<{ Params: { token: string } }>('/password/:token', async (request, reply) => {
+  app.get<{ Params: { token: string } }>('/password/:token', PUBLIC, async (request, reply) => {
     try {
       const { user } = await memberOfLink(ctx, request.params.token);
       const organization = await ctx.store.findOrganization(user.organizationId);
@@ -60,7 +62,7 @@ export const authRoutes: DashboardRoutes = (app, { ctx, config }) => {
     }
   });
 
-  app.post<{ Params: { token: string } }>('/password/:token', async (request, reply) => {
+  app.post<{ Params: { token: string } }>('/password/:token', PUBLIC, async (request, reply) => {
     const form = (request.body ?? {}) as Form;
     const token = request.params.token;
     const again = async (errors: Record<string, string>) => {
