@@ -36,6 +36,10 @@ export interface Config {
   /** After SIGTERM, how long `/ready` answers 503 while requests are still served, so load balancers stop routing here first. */
   shutdownDrainSeconds: number;
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+  /** `pretty`: one readable line per entry (pino-pretty); `json`: one JSON object per line; `auto`: pretty when standard output is a terminal. */
+  logFormat: 'auto' | 'json' | 'pretty';
+  /** Bearer token that `/metrics` requires; without one `/metrics` is not served. */
+  metricsToken: string | undefined;
   /** STUN/TURN servers handed to browsers (ICE_SERVERS, TURN_*); see docs/video.md. */
   ice: IceConfig;
   /** CSP `frame-ancestors` source list of the meeting pages: who may embed them in an iframe. */
@@ -165,6 +169,12 @@ export function loadConfig(env: Env = process.env): Config {
   const logLevel = (env.LOG_LEVEL?.trim() || 'info') as Config['logLevel'];
   if (!LOG_LEVELS.includes(logLevel)) throw new ConfigError(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}.`);
 
+  const logFormat = (env.LOG_FORMAT?.trim() || 'auto') as Config['logFormat'];
+  if (!['auto', 'json', 'pretty'].includes(logFormat)) throw new ConfigError(`LOG_FORMAT must be auto, json or pretty, got "${logFormat}".`);
+  const metricsToken = env.METRICS_TOKEN?.trim() || undefined;
+  // A scrape token is a password for the operator's monitoring: refuse one that could be guessed.
+  if (metricsToken !== undefined && metricsToken.length < 16) throw new ConfigError('METRICS_TOKEN must be at least 16 characters long.');
+
   return {
     port,
     host,
@@ -183,6 +193,8 @@ export function loadConfig(env: Env = process.env): Config {
     secretPepperSet: Boolean(env.API_SECRET_PEPPER),
     shutdownDrainSeconds: integer(env, 'SHUTDOWN_DRAIN_SECONDS', 0, 0, 300),
     logLevel,
+    logFormat,
+    metricsToken,
     ice: iceConfig(env),
     frameAncestors: frameAncestors(env),
     sessionIdleMinutes: integer(env, 'SESSION_IDLE_MINUTES', 60, 1, 7 * 24 * 60),

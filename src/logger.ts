@@ -33,7 +33,7 @@ function requestForLog(request: { method?: string; url?: string; host?: string; 
 /** `false`: a silent logger; an object: extra pino options, and where to write (standard output by default). */
 export type LoggerSetting = boolean | (LoggerOptions & { stream?: DestinationStream });
 
-export function createLogger(config: Pick<Config, 'logLevel'>, setting: LoggerSetting = true): Logger {
+export function createLogger(config: Pick<Config, 'logLevel'> & Partial<Pick<Config, 'logFormat'>>, setting: LoggerSetting = true): Logger {
   if (setting === false) return pino({ level: 'silent' });
   const { stream, ...extra } = typeof setting === 'object' ? setting : {};
   const options: LoggerOptions = {
@@ -42,5 +42,15 @@ export function createLogger(config: Pick<Config, 'logLevel'>, setting: LoggerSe
     serializers: { req: requestForLog },
     ...extra,
   };
-  return stream ? pino(options, stream) : pino(options);
+  if (stream) return pino(options, stream);
+  // Redaction and serializers run before the transport, so pretty lines hide the same things.
+  if (wantsPretty(config.logFormat ?? 'json')) {
+    return pino({ ...options, transport: { target: 'pino-pretty', options: { colorize: process.stdout.isTTY === true, translateTime: 'SYS:HH:MM:ss.l', ignore: 'pid,hostname' } } });
+  }
+  return pino(options);
+}
+
+/** People read a terminal; log collectors read JSON. */
+function wantsPretty(format: NonNullable<Config['logFormat']>): boolean {
+  return format === 'pretty' || (format === 'auto' && process.stdout.isTTY === true);
 }

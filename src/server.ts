@@ -12,6 +12,7 @@ import type { Config } from './config.ts';
 import { createContext, type FoyerContext } from './context.ts';
 import type { StoreConnection } from './domain/ports/store.ts';
 import { buildApp } from './http/app.ts';
+import { Metrics } from './http/metrics.ts';
 import { limitsGuard } from './http/plugins/limits.ts';
 import type { Limits } from './limits/limits.ts';
 import { LookupCache } from './limits/lookup-cache.ts';
@@ -35,6 +36,8 @@ export interface FoyerServer {
   ctx: FoyerContext;
   realtime: Realtime;
   lookups: LookupCache;
+  /** Present when METRICS_TOKEN is set. */
+  metrics: Metrics | undefined;
 }
 
 export async function createServer(parts: ServerParts): Promise<FoyerServer> {
@@ -48,6 +51,16 @@ export async function createServer(parts: ServerParts): Promise<FoyerServer> {
   const lookups = new LookupCache(store, config.apiKeyCacheSeconds * 1000);
   lookups.listen(ctx.events);
   const realtime = createRealtime(ctx, config, logger, parts.realtime);
+  // Only when someone may scrape them: the process-wide figures (event loop lag) cost a timer each.
+  const metrics = config.metricsToken
+    ? new Metrics({
+        ctx,
+        database: store,
+        connections: () => realtime.hub.size,
+        redisUp: config.redisUrl ? () => realtime.hub.busUp() ?? false : undefined,
+        sweeps: () => ({ runs: realtime.hub.sweeps }),
+      })
+    : undefined;
   const app = await buildApp({
     config,
     ctx,
@@ -57,6 +70,7 @@ export async function createServer(parts: ServerParts): Promise<FoyerServer> {
     lookups,
     authGuard: parts.limits ? limitsGuard(parts.limits, lookups) : undefined,
     health: { limits: parts.limits, isShuttingDown: parts.isShuttingDown },
+    metrics,
   });
-  return { app, ctx, realtime, lookups };
+  return { app, ctx, realtime, lookups, metrics };
 }

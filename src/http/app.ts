@@ -21,6 +21,8 @@ import { webPlugin } from '../web/plugin.ts';
 import { installHealthRoutes, type HealthOptions } from './health.ts';
 import { installAuth, type AuthGuard } from './plugins/auth.ts';
 import { installRootErrorHandling, sendProblem, toProblem } from './plugins/errors.ts';
+import type { Metrics } from './metrics.ts';
+import { installMetrics } from './plugins/metrics.ts';
 import { installOpenApi } from './plugins/openapi.ts';
 import { v1Plugin } from './v1/plugin.ts';
 import { v2Plugin } from './v2/plugin.ts';
@@ -42,6 +44,8 @@ export interface BuildAppOptions {
   authGuard?: AuthGuard;
   /** What `/ready` checks besides the database, and whether shutdown has begun. */
   health?: HealthOptions;
+  /** Request counts and `/metrics` (served only with METRICS_TOKEN). */
+  metrics?: Metrics;
 }
 
 export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> {
@@ -60,6 +64,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
   // TypeBox checks bodies as sent: no type coercion ("true" is not a boolean), no stripping.
   app.setValidatorCompiler(TypeBoxValidatorCompiler);
   installRootErrorHandling(app);
+  if (opts.metrics && config.metricsToken) installMetrics(app, opts.metrics, config.metricsToken);
   await installOpenApi(app, config);
   installHealthRoutes(app, opts.database, opts.health);
 

@@ -27,6 +27,8 @@ export interface Bus {
   subscribe(handler: BusHandler): () => void;
   start(): Promise<void>;
   close(): Promise<void>;
+  /** Whether the connection to other instances is up (for metrics); absent for the local bus. */
+  isUp?(): boolean;
 }
 
 /** The subscribers of one instance; both buses deliver through it. */

@@ -89,6 +89,16 @@ export class Hub implements ConnectionHost {
     return connection;
   }
 
+  /** Lifecycle sweeps run since start, for metrics. */
+  get sweeps(): number {
+    return this.sweeper.runs;
+  }
+
+  /** Whether the bus to other instances is up; undefined for a single instance. */
+  busUp(): boolean | undefined {
+    return this.bus.isUp?.();
+  }
+
   /** Connections of this instance, for tests and metrics. */
   get size(): number {
     return this.connections.size;

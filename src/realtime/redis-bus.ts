@@ -64,6 +64,10 @@ export class RedisBus implements Bus {
    * Connects and subscribes, waiting at most `waitMs`: an unreachable Redis
    * must not keep Foyer from serving (it keeps retrying in the background).
    */
+  isUp(): boolean {
+    return this.pub.status === 'ready' && this.sub.status === 'ready';
+  }
+
   async start(waitMs = 2000): Promise<void> {
     this.pub.connect().catch((e: Error) => this.onError(e));
     const subscribed = this.sub

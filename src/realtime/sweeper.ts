@@ -21,6 +21,8 @@ export interface SweeperHost extends HubServices {
 
 export class Sweeper {
   readonly intervalMs: number;
+  /** Sweeps run since start, for metrics. */
+  runs = 0;
   private timer: NodeJS.Timeout | undefined;
   private stopped = false;
 
@@ -34,6 +36,7 @@ export class Sweeper {
 
   /** Sweeps once (registering this instance), then on the interval. */
   async start(): Promise<void> {
+    this.runs += 1;
     await sweep(this.hub.ctx);
     const loop = async () => {
       if (this.stopped) return;
@@ -59,6 +62,7 @@ export class Sweeper {
 
   private async tick(): Promise<void> {
     const { hub } = this;
+    this.runs += 1;
     try {
       const result = await sweep(hub.ctx);
       for (const place of result.changed) hub.publish({ t: 'presence', place });

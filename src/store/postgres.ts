@@ -34,7 +34,9 @@ export function openPostgresStore(connectionString: string): StoreConnection {
   // and the next query reports any lasting problem to its caller.
   pool.on('error', () => {});
   const db = new Kysely<Schema>({ dialect: new PostgresDialect({ pool }) });
-  return createKyselyStore(db, 'postgres', translatePostgresError);
+  const store = createKyselyStore(db, 'postgres', translatePostgresError);
+  store.pool = () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount });
+  return store;
 }
 
 /**

@@ -132,3 +132,37 @@ describe('npm start with bad settings', () => {
     assert.ok(!run.output().includes('hunter2'), run.output());
   });
 });
+
+describe('npm start logs', () => {
+  const logOf = async (env: Record<string, string>) => {
+    const run = start({ DATABASE_URL: 'sqlite::memory:', LOG_LEVEL: 'info', ...env });
+    try {
+      const origin = await listeningOn(run);
+      assert.equal((await fetch(`${origin}/health`)).status, 200);
+      run.kill('SIGTERM');
+      assert.equal(await run.exited, 0, run.output());
+      return run.output();
+    } finally {
+      run.kill('SIGKILL');
+      await run.exited;
+    }
+  };
+
+  it('writes one JSON object per line when its output is not a terminal', async () => {
+    const entries = (await logOf({})).split('\n').filter((line) => line.startsWith('{'));
+    const completed = entries.map((line) => JSON.parse(line)).find((entry) => entry.msg === 'request completed');
+    assert.equal(completed?.res?.statusCode, 200);
+  });
+
+  it('writes readable lines, not JSON, under LOG_FORMAT=pretty', async () => {
+    const output = await logOf({ LOG_FORMAT: 'pretty' });
+    assert.match(output, /INFO.*request completed/);
+    assert.doesNotMatch(output, /^\{"level"/m);
+  });
+
+  it('refuses an unknown LOG_FORMAT with a clear message', async () => {
+    const run = start({ DATABASE_URL: 'sqlite::memory:', LOG_FORMAT: 'fancy' });
+    assert.equal(await run.exited, 1);
+    assert.match(run.output(), /LOG_FORMAT must be auto, json or pretty/);
+  });
+});

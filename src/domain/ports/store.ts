@@ -83,6 +83,8 @@ export interface MeetingStore {
   closeMeeting(id: string, at: Date): Promise<Meeting | undefined>;
   /** The organization's meetings, newest first, deleted ones included (with `deletedAt`). */
   listMeetings(organizationId: string, page: PageRequest): Promise<Meeting[]>;
+  /** Meetings of every organization neither closed nor deleted at `at` (for the operator's metrics). */
+  countOpenMeetings(at: Date): Promise<number>;
 }
 
 export interface RoomStore {
@@ -161,5 +163,7 @@ export interface StoreConnection extends Store {
   migrate(): Promise<string[]>;
   /** Throws when the database does not answer. */
   ping(): Promise<void>;
+  /** The connection pool's state (PostgreSQL); SQLite has one connection and no pool. */
+  pool?(): { total: number; idle: number; waiting: number };
   close(): Promise<void>;
 }

@@ -87,6 +87,21 @@ export function placesContract(env: ContractEnv): void {
       // The id stays taken: links to a deleted meeting must not reach a new one.
       await assertConflict(store.insertMeeting(meeting(o.id, { id: m.id })), 'id');
     });
+
+    it('counts the meetings open at a moment across organizations: not closed, not deleted, deadline not passed', async () => {
+      const at = later(60_000);
+      const before = await store.countOpenMeetings(at);
+      const { o } = await seed(store);
+      const { o: other } = await seed(store);
+      await store.insertMeeting(meeting(o.id));
+      await store.insertMeeting(meeting(other.id, { isInfinite: true, closesAt: null }));
+      await store.insertMeeting(meeting(o.id, { closesAt: later(30_000) }));
+      await store.insertMeeting(meeting(o.id, { closesAt: null, closedAt: later(1000) }));
+      const deleted = meeting(o.id);
+      await store.insertMeeting(deleted);
+      await store.deleteMeeting(o.id, deleted.id, later(2000));
+      assert.equal(await store.countOpenMeetings(at), before + 2);
+    });
   });
 
   describe('rooms and the shared slug namespace', () => {

@@ -67,4 +67,16 @@ export const meetingQueries: MeetingStore & ThisType<QueryContext> = {
     const rows = await query.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(page.limit).execute();
     return rows.map(rowToMeeting);
   },
+
+  async countOpenMeetings(at) {
+    const ms = toMillis(at);
+    const row = await this.db
+      .selectFrom('meetings')
+      .select((eb) => eb.fn.countAll<number>().as('open'))
+      .where('closed_at', 'is', null)
+      .where('deleted_at', 'is', null)
+      .where((eb) => eb.or([eb('closes_at', 'is', null), eb('closes_at', '>', ms)]))
+      .executeTakeFirstOrThrow();
+    return Number(row.open);
+  },
 };
