@@ -42,6 +42,8 @@ for (const storage of await testDatabases()) {
         assert.ok(res.body.paths[path], `${path} documented`);
       }
       assert.equal(res.body.paths['/health'], undefined, 'health is not part of the API');
+      const outside = Object.keys(res.body.paths).filter((path) => !path.startsWith('/api/'));
+      assert.deepEqual(outside, [], 'pages and the dashboard are not part of the API');
     });
 
     it('documents the API_KEY and API_SECRET header schemes and requires them', async () => {

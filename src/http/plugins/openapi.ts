@@ -23,6 +23,8 @@ const DESCRIPTION = [
 
 export async function installOpenApi(app: AnyFastify, config: Pick<Config, 'apiPrefix' | 'publicUrl'>): Promise<void> {
   await app.register(swagger, {
+    // Only the API's routes carry a version tag; pages and the dashboard are not part of the API.
+    hideUntagged: true,
     openapi: {
       openapi: '3.1.0',
       info: { title: 'Foyer API', version: '3', description: DESCRIPTION },
