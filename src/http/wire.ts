@@ -30,7 +30,8 @@ export async function acceptFormBodies(app: AnyFastify): Promise<void> {
  * A POST without any body (no content type, no length) is an empty body:
  * a basic organization may create a meeting with no parameters at all.
  * Then, any string containing U+0000 is refused, naming its field: neither
- * PostgreSQL text nor the front end can carry it.
+ * PostgreSQL text nor the front end can carry it; and a body nested deeper
+ * than any valid one is refused before anything walks it.
  */
 export function installBodyDefaults(app: AnyFastify): void {
   app.addHook('preValidation', async (request: FastifyRequest) => {
@@ -41,16 +42,23 @@ export function installBodyDefaults(app: AnyFastify): void {
   });
 }
 
-function findNulCharacters(value: unknown, path: string, errors: FieldError[]): void {
+/** Far deeper than any valid body (three levels); walking an arbitrarily deep one would exhaust the stack. */
+const MAX_BODY_DEPTH = 32;
+
+function findNulCharacters(value: unknown, path: string, errors: FieldError[], depth = 0): void {
+  if (depth > MAX_BODY_DEPTH) {
+    errors.push({ field: 'body', message: `The body is nested more than ${MAX_BODY_DEPTH} levels deep.` });
+    return;
+  }
   if (typeof value === 'string') {
     if (value.includes('\u0000')) errors.push({ field: path || 'body', message: `${path || 'body'} must not contain NUL characters.` });
   } else if (Array.isArray(value)) {
-    value.forEach((item, i) => findNulCharacters(item, path ? `${path}.${i}` : String(i), errors));
+    value.forEach((item, i) => findNulCharacters(item, path ? `${path}.${i}` : String(i), errors, depth + 1));
   } else if (value && typeof value === 'object') {
     for (const [key, item] of Object.entries(value)) {
       const field = path ? `${path}.${key}` : key;
       if (key.includes('\u0000')) errors.push({ field: path || 'body', message: 'A field name must not contain NUL characters.' });
-      else findNulCharacters(item, field, errors);
+      else findNulCharacters(item, field, errors, depth + 1);
     }
   }
 }
