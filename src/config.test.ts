@@ -13,6 +13,18 @@ describe('loadConfig', () => {
     assert.equal(config.redisUrl, undefined);
     assert.equal(config.idleCloseSeconds, 900);
     assert.equal(config.rateLimitPerMinute, 1000);
+    assert.deepEqual(config.http, { headersTimeoutMs: 10_000, requestTimeoutMs: 30_000, keepAliveTimeoutMs: 75_000 });
+    assert.equal(config.wsConnectionsPerAddress, 100);
+  });
+
+  it('reads the HTTP timeouts in seconds, and refuses a headers timeout beyond the request timeout', () => {
+    const env = { HTTP_HEADERS_TIMEOUT_SECONDS: '5', HTTP_REQUEST_TIMEOUT_SECONDS: '20', HTTP_KEEP_ALIVE_TIMEOUT_SECONDS: '65' };
+    assert.deepEqual(loadConfig(env).http, { headersTimeoutMs: 5000, requestTimeoutMs: 20_000, keepAliveTimeoutMs: 65_000 });
+    assert.throws(
+      () => loadConfig({ HTTP_HEADERS_TIMEOUT_SECONDS: '40' }),
+      (e: unknown) => e instanceof ConfigError && e.message.startsWith('HTTP_HEADERS_TIMEOUT_SECONDS'),
+    );
+    assert.equal(loadConfig({ WS_CONNECTIONS_PER_ADDRESS: '0' }).wsConnectionsPerAddress, 0, '0: no cap');
   });
 
   it('derives PUBLIC_URL from PORT and strips trailing slashes', () => {
@@ -32,6 +44,9 @@ describe('loadConfig', () => {
       { IDLE_CLOSE_SECONDS: '0' },
       { RATE_LIMIT_PER_MINUTE: '-5' },
       { LOG_LEVEL: 'loud' },
+      { HTTP_HEADERS_TIMEOUT_SECONDS: '0' },
+      { HTTP_KEEP_ALIVE_TIMEOUT_SECONDS: 'long' },
+      { WS_CONNECTIONS_PER_ADDRESS: '-1' },
     ];
     for (const env of cases) {
       const name = Object.keys(env)[0]!;

@@ -54,6 +54,27 @@ export interface Config {
   waitingGraceSeconds: number;
   /** A member who accepted a client must join the call within this time, or the client returns to the front of the line. */
   waitingLeaseSeconds: number;
+  /** HTTP server timeouts, in ms (see `httpTimeouts`); tests set them below a second. */
+  http: HttpTimeouts;
+  /** Open signalling WebSockets per client address on one instance; 0: no cap. */
+  wsConnectionsPerAddress: number;
+}
+
+/**
+ * What stops slow and idle connections from holding the server: a client
+ * must send a request's complete headers within `headersTimeoutMs` of
+ * connecting (or of its previous request: this covers WebSocket upgrades
+ * too, which are requests until upgraded), and the whole request within
+ * `requestTimeoutMs`; Node answers 408 and closes the connection otherwise.
+ * An idle keep-alive connection is closed after `keepAliveTimeoutMs`,
+ * longer than the 60 s idle timeout of common load balancers and nginx's
+ * upstream keep-alive, so that the proxy, not Foyer, closes an idle
+ * connection first (else the proxy may reuse one Foyer is closing).
+ */
+export interface HttpTimeouts {
+  headersTimeoutMs: number;
+  requestTimeoutMs: number;
+  keepAliveTimeoutMs: number;
 }
 
 export interface IceConfig {
@@ -166,6 +187,16 @@ export function loadConfig(env: Env = process.env): Config {
   const redisRaw = env.REDIS_URL?.trim();
   const redisUrl = redisRaw ? url('REDIS_URL', redisRaw, ['redis:', 'rediss:']) : undefined;
 
+  const http: HttpTimeouts = {
+    headersTimeoutMs: integer(env, 'HTTP_HEADERS_TIMEOUT_SECONDS', 10, 1, 300) * 1000,
+    requestTimeoutMs: integer(env, 'HTTP_REQUEST_TIMEOUT_SECONDS', 30, 1, 3600) * 1000,
+    keepAliveTimeoutMs: integer(env, 'HTTP_KEEP_ALIVE_TIMEOUT_SECONDS', 75, 1, 3600) * 1000,
+  };
+  // Node refuses a headers timeout beyond the request timeout.
+  if (http.headersTimeoutMs > http.requestTimeoutMs) {
+    throw new ConfigError('HTTP_HEADERS_TIMEOUT_SECONDS must not exceed HTTP_REQUEST_TIMEOUT_SECONDS.');
+  }
+
   const logLevel = (env.LOG_LEVEL?.trim() || 'info') as Config['logLevel'];
   if (!LOG_LEVELS.includes(logLevel)) throw new ConfigError(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}.`);
 
@@ -202,5 +233,7 @@ export function loadConfig(env: Env = process.env): Config {
     passwordHashCost: integer(env, 'PASSWORD_HASH_COST', 17, 14, 20),
     waitingGraceSeconds: integer(env, 'WAITING_GRACE_SECONDS', 60, 5, 3600),
     waitingLeaseSeconds: integer(env, 'WAITING_LEASE_SECONDS', 30, 5, 600),
+    http,
+    wsConnectionsPerAddress: integer(env, 'WS_CONNECTIONS_PER_ADDRESS', 100, 0, 1_000_000),
   };
 }

@@ -68,7 +68,7 @@ export async function createServer(parts: ServerParts): Promise<FoyerServer> {
     realtime,
     logger,
     lookups,
-    authGuard: parts.limits ? limitsGuard(parts.limits, lookups) : undefined,
+    authGuard: parts.limits ? limitsGuard(parts.limits, lookups, config.secretPepper) : undefined,
     health: { limits: parts.limits, isShuttingDown: parts.isShuttingDown },
     metrics,
   });

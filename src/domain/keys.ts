@@ -13,7 +13,7 @@
  * which is public, only the secrets' 256 bits protect them, and start warns),
  * and a digest copied to another key's row does not verify there.
  */
-import { createHmac, timingSafeEqual } from 'node:crypto';
+import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
 import type { Actor } from './actors.ts';
 import { raise, transact, type DomainContext } from './context.ts';
 import { NotFoundError, UnauthorizedError, ValidationError, type FieldError } from './errors.ts';
@@ -28,6 +28,23 @@ const SECRET_PREFIX = 'fs_';
 
 export function hashSecret(pepper: string, publicKey: string, secret: string): string {
   return createHmac('sha256', pepper).update(publicKey).update('\0').update(secret).digest('hex');
+}
+
+/**
+ * A fingerprint of a key pair that may be kept outside the database (process
+ * memory, Redis): a hash of the stored digest, so it reveals neither the
+ * digest nor, without the pepper, a way to test candidate secrets. The
+ * failed-authentication limit remembers the fingerprints of pairs that
+ * recently authenticated, to tell them from a flood of bad ones without a
+ * lookup. Undefined for credentials `authenticate` refuses unread.
+ */
+export function credentialFingerprint(pepper: string, publicKey: string | undefined, secret: string | undefined): string | undefined {
+  if (!publicKey || !secret || tooLong(publicKey, secret)) return undefined;
+  return createHash('sha256').update(hashSecret(pepper, publicKey, secret)).digest('base64url');
+}
+
+function tooLong(publicKey: string, secret: string): boolean {
+  return publicKey.length > 200 || secret.length > 200;
 }
 
 export interface IssuedKey {
@@ -138,9 +155,7 @@ export async function authenticate(
   secret: string | undefined,
   lookups: CredentialLookups = ctx.store,
 ): Promise<{ key: ApiKey; organization: Organization }> {
-  if (!publicKey || !secret || publicKey.length > 200 || secret.length > 200) {
-    throw new UnauthorizedError();
-  }
+  if (!publicKey || !secret || tooLong(publicKey, secret)) throw new UnauthorizedError();
   const key = await lookups.findApiKey(publicKey);
   const presented = Buffer.from(hashSecret(ctx.secretPepper, publicKey, secret), 'hex');
   const stored = Buffer.from(key?.secretHash ?? '', 'hex');

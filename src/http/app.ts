@@ -53,6 +53,14 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
   const app = Fastify({
     loggerInstance: opts.logger as FastifyBaseLogger,
     bodyLimit: BODY_LIMIT_BYTES,
+    // Slow and idle connections (see HttpTimeouts in config.ts).
+    requestTimeout: config.http.requestTimeoutMs,
+    keepAliveTimeout: config.http.keepAliveTimeoutMs,
+    http: {
+      headersTimeout: config.http.headersTimeoutMs,
+      // How often Node looks for connections past those timeouts (30 s by default, which would let them overstay).
+      connectionsCheckingInterval: Math.min(1000, Math.ceil(config.http.headersTimeoutMs / 4)),
+    },
     // Behind a reverse proxy, request.ip must be the client's (X-Forwarded-For): failed logins are limited per address.
     trustProxy: config.trustProxy,
     // Errors raised before routing (an undecodable URL) would otherwise skip the error handler.

@@ -14,6 +14,15 @@ import type { WindowState } from './sliding-window.ts';
 
 export const RATE_WINDOW_MS = 60_000;
 
+/**
+ * How long credentials that authenticated are remembered as good (see
+ * `AuthAttempt.vouched`); every authentication whose lookup reaches the
+ * database renews it. A week, so that a client using its key daily, or
+ * weekly, is never taken for an attacker; the fingerprints are small and
+ * only valid credentials ever get one.
+ */
+export const VERIFIED_CREDENTIALS_TTL_MS = 7 * 86_400_000;
+
 export interface AdmissionRequest {
   apiKeyId: string;
   organizationId: string;
@@ -24,6 +33,11 @@ export interface AdmissionRequest {
    * valid credentials are not a failure.
    */
   release?: AuthReservation | undefined;
+  /**
+   * The fingerprint of the credentials (domain/keys.ts
+   * `credentialFingerprint`), remembered as good in the same step.
+   */
+  verified?: string | undefined;
 }
 
 /**
@@ -48,6 +62,12 @@ export interface AuthAttempt {
   state: WindowState;
   /** Set when a slot was taken, i.e. when `state.allowed`. */
   reservation?: AuthReservation;
+  /**
+   * Set when the window was full but the credentials whose fingerprint was
+   * given authenticated within VERIFIED_CREDENTIALS_TTL_MS (on any
+   * instance sharing the limiter): their lookup may go ahead without a slot.
+   */
+  vouched?: boolean;
 }
 
 export type Outcome = 'accepted' | 'rate_limited' | 'quota_exceeded';
@@ -63,14 +83,15 @@ export interface Admission {
 export interface Limiter {
   readonly kind: 'memory' | 'redis';
   admit(request: AdmissionRequest): Promise<Admission>;
-  /** Whether `address` may try to authenticate now; counts nothing. */
-  checkAuth(address: string): Promise<WindowState>;
   /**
    * Takes a failed-authentication slot of `address` if its window has room
    * (see AuthReservation). Also how a failure is counted after the fact:
-   * take a slot and keep it.
+   * take a slot and keep it. With a full window, `fingerprint` is looked up
+   * among the credentials that recently authenticated (`vouched`).
    */
-  reserveAuth(address: string): Promise<AuthAttempt>;
+  reserveAuth(address: string, fingerprint?: string): Promise<AuthAttempt>;
+  /** Stops vouching for credentials that turned out bad (e.g. the key was revoked since); never throws. */
+  forgetVerified(fingerprint: string): Promise<void>;
   /** Gives a slot back outside `admit` (e.g. when the lookup itself failed); never throws. */
   releaseAuth(reservation: AuthReservation): Promise<void>;
   /** Health of the shared backend; resolves for the in-memory limiter. */

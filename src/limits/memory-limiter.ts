@@ -14,6 +14,7 @@ import type { OrganizationQuota } from '../domain/types.ts';
 import { dayStart, hourStart } from '../domain/usage.ts';
 import {
   RATE_WINDOW_MS,
+  VERIFIED_CREDENTIALS_TTL_MS,
   periodResetMs,
   type Admission,
   type AdmissionRequest,
@@ -21,7 +22,8 @@ import {
   type AuthReservation,
   type Limiter,
 } from './limiter.ts';
-import { SlidingWindow, type WindowState } from './sliding-window.ts';
+import { SlidingWindow } from './sliding-window.ts';
+import { VerifiedCredentials } from './verified-credentials.ts';
 
 /** Totals of an organization in the hour and day starting at the given epoch ms. */
 export type TotalsLoader = (organizationId: string, hourStart: number, dayStart: number) => Promise<{ hour: number; day: number }>;
@@ -44,6 +46,7 @@ export class MemoryLimiter implements Limiter {
   readonly kind = 'memory' as const;
   private readonly rate: SlidingWindow;
   private readonly auth: SlidingWindow;
+  private readonly verified: VerifiedCredentials;
   private readonly counters = new Map<string, Counter>();
   private readonly loading = new Map<string, Promise<void>>();
   private readonly now: () => number;
@@ -52,11 +55,14 @@ export class MemoryLimiter implements Limiter {
     this.now = options.now ?? Date.now;
     this.rate = new SlidingWindow(options.ratePerMinute, RATE_WINDOW_MS, this.now);
     this.auth = new SlidingWindow(options.authFailuresPerMinute, RATE_WINDOW_MS, this.now);
+    this.verified = new VerifiedCredentials(VERIFIED_CREDENTIALS_TTL_MS, this.now);
   }
 
   async admit(request: AdmissionRequest): Promise<Admission> {
     // First, so that a failing totals load below cannot leave the slot counted.
     if (request.release) this.releaseNow(request.release);
+    // Valid credentials, whatever the admission decides.
+    if (request.verified) this.verified.remember(request.verified);
     if (hasQuota(request.quota) && !this.counters.has(request.organizationId)) {
       await this.seed(request.organizationId);
     }
@@ -82,12 +88,12 @@ export class MemoryLimiter implements Limiter {
     return { outcome: 'accepted', rate: this.rate.hit(request.apiKeyId) };
   }
 
-  async checkAuth(address: string): Promise<WindowState> {
-    return this.auth.peek(address);
+  async reserveAuth(address: string, fingerprint?: string): Promise<AuthAttempt> {
+    return this.reserveNow(address, false, fingerprint);
   }
 
-  async reserveAuth(address: string): Promise<AuthAttempt> {
-    return this.reserveNow(address, false);
+  async forgetVerified(fingerprint: string): Promise<void> {
+    this.verified.forget(fingerprint);
   }
 
   async releaseAuth(reservation: AuthReservation): Promise<void> {
@@ -95,10 +101,20 @@ export class MemoryLimiter implements Limiter {
   }
 
   /** Synchronous, hence atomic within this process; `local` marks a fallback slot of the Redis limiter. */
-  reserveNow(address: string, local: boolean): AuthAttempt {
+  reserveNow(address: string, local: boolean, fingerprint?: string): AuthAttempt {
     const at = this.now();
     const state = this.auth.hit(address, at);
-    return state.allowed ? { state, reservation: { address, at, local } } : { state };
+    if (state.allowed) return { state, reservation: { address, at, local } };
+    return fingerprint !== undefined && this.verified.has(fingerprint) ? { state, vouched: true } : { state };
+  }
+
+  /** The Redis limiter keeps this copy for when Redis is away. */
+  rememberVerified(fingerprint: string): void {
+    this.verified.remember(fingerprint);
+  }
+
+  forgetVerifiedNow(fingerprint: string): void {
+    this.verified.forget(fingerprint);
   }
 
   releaseNow(reservation: AuthReservation): void {

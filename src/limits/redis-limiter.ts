@@ -3,10 +3,13 @@
  * The limiter shared by several instances through Redis (REDIS_URL): the
  * per-key window, the organization quota counters and the failed-auth
  * windows all live in Redis and change only inside Lua scripts
- * (redis-scripts.ts). A request costs two round trips: checking its
- * address's failed-auth window (or, when its key lookup would reach the
- * database, reserving a slot there), then the admission, which gives a
- * reserved slot back in the same script.
+ * (redis-scripts.ts), as do the markers of credentials that recently
+ * authenticated. A request whose key lookup is answered from memory costs
+ * one round trip, its admission; one whose lookup would reach the database
+ * costs two: reserving a slot of its address's failed-auth window (or,
+ * when the window is full, asking whether its credentials are vouched
+ * for), then the admission, which gives a reserved slot back and renews
+ * the credentials' marker in the same script.
  *
  * When Redis is unreachable Foyer FAILS OPEN: requests keep being served,
  * limited by this instance's in-memory limiter (so each instance still
@@ -24,6 +27,7 @@ import { Redis } from 'ioredis';
 import { dayStart, hourStart } from '../domain/usage.ts';
 import {
   RATE_WINDOW_MS,
+  VERIFIED_CREDENTIALS_TTL_MS,
   periodResetMs,
   type Admission,
   type AdmissionRequest,
@@ -38,8 +42,8 @@ import type { WindowState } from './sliding-window.ts';
 type Reply = Array<number>;
 
 interface ScriptedRedis extends Redis {
-  foyerAdmit(k1: string, k2: string, k3: string, k4: string, ...args: Array<string | number>): Promise<Reply>;
-  foyerAuth(k1: string, ...args: Array<string | number>): Promise<Reply>;
+  foyerAdmit(k1: string, k2: string, k3: string, k4: string, k5: string, ...args: Array<string | number>): Promise<Reply>;
+  foyerAuth(k1: string, k2: string, ...args: Array<string | number>): Promise<Reply>;
 }
 
 export interface RedisLimiterOptions {
@@ -65,12 +69,12 @@ export class RedisLimiter implements Limiter {
   private readonly redis: ScriptedRedis;
   private lastWarning = 0;
   private readonly now: () => number;
-  /** KEYS[4] of an admission that releases nothing (the script does not touch it). */
-  private readonly unusedAuthKey: string;
+  /** KEYS[4] or KEYS[5] of a script that does not touch it (nothing to release, no credentials to mark). */
+  private readonly unusedKey: string;
 
   constructor(private readonly options: RedisLimiterOptions) {
     this.now = options.now ?? Date.now;
-    this.unusedAuthKey = `${options.keyPrefix}af:`;
+    this.unusedKey = `${options.keyPrefix}af:`;
     const redis = new Redis(options.url, {
       enableOfflineQueue: false,
       maxRetriesPerRequest: 1,
@@ -81,8 +85,8 @@ export class RedisLimiter implements Limiter {
     });
     // Without a listener an 'error' event would crash the process.
     redis.on('error', (error: Error) => this.warnThrottled(`Redis unavailable (${error.message}); limits fall back to this instance.`));
-    redis.defineCommand('foyerAdmit', { numberOfKeys: 4, lua: ADMIT_SCRIPT });
-    redis.defineCommand('foyerAuth', { numberOfKeys: 1, lua: AUTH_SCRIPT });
+    redis.defineCommand('foyerAdmit', { numberOfKeys: 5, lua: ADMIT_SCRIPT });
+    redis.defineCommand('foyerAuth', { numberOfKeys: 2, lua: AUTH_SCRIPT });
     this.redis = redis as ScriptedRedis;
   }
 
@@ -107,9 +111,11 @@ export class RedisLimiter implements Limiter {
     const t = this.now();
     const h = hourStart(t);
     const d = dayStart(t);
-    const { release } = request;
+    const { release, verified } = request;
     // A slot the fallback took is the fallback's to give back; Redis never saw it.
     if (release?.local) this.options.fallback.releaseNow(release);
+    // Kept here too, to vouch from while Redis is away.
+    if (verified) this.options.fallback.rememberVerified(verified);
     const shared = release && !release.local ? release : undefined;
     let reply: Reply;
     try {
@@ -117,7 +123,8 @@ export class RedisLimiter implements Limiter {
         `${p}rl:${request.apiKeyId}`,
         `${p}q:${request.organizationId}:h:${h}`,
         `${p}q:${request.organizationId}:d:${d}`,
-        shared ? this.authKey(shared.address) : this.unusedAuthKey,
+        shared ? this.authKey(shared.address) : this.unusedKey,
+        verified ? this.verifiedKey(verified) : this.unusedKey,
         this.options.ratePerMinute,
         RATE_WINDOW_MS,
         this.options.now ? this.now() : -1,
@@ -126,11 +133,12 @@ export class RedisLimiter implements Limiter {
         h + 2 * HOUR_MS - t,
         d + 86_400_000 + HOUR_MS - t,
         shared ? String(shared.at) : '-1',
+        verified ? VERIFIED_CREDENTIALS_TTL_MS : -1,
       );
     } catch (error) {
       this.failed(error);
       // The shared slot stays counted in Redis until it expires (at most a minute): Redis is away anyway.
-      return this.options.fallback.admit({ ...request, release: undefined });
+      return this.options.fallback.admit({ ...request, release: undefined, verified: undefined });
     }
     const [code, count, resetMs] = reply as [number, number, number];
     const limit = this.options.ratePerMinute;
@@ -142,31 +150,35 @@ export class RedisLimiter implements Limiter {
     return { outcome: 'quota_exceeded', rate, quota: { period, limit: quotaLimit, resetMs: periodResetMs(period, t) } };
   }
 
-  async checkAuth(address: string): Promise<WindowState> {
+  async reserveAuth(address: string, fingerprint?: string): Promise<AuthAttempt> {
     let reply: Reply;
     try {
-      reply = await this.auth(address, '0');
+      reply = await this.redis.foyerAuth(
+        this.authKey(address),
+        fingerprint ? this.verifiedKey(fingerprint) : this.unusedKey,
+        this.options.authFailuresPerMinute,
+        RATE_WINDOW_MS,
+        this.options.now ? this.now() : -1,
+        fingerprint ? '1' : '0',
+      );
     } catch (error) {
       this.failed(error);
-      return this.options.fallback.checkAuth(address);
+      return this.options.fallback.reserveNow(address, true, fingerprint);
     }
-    const [, count, resetMs] = reply as [number, number, number];
-    const limit = this.options.authFailuresPerMinute;
-    return { allowed: count < limit, limit, remaining: Math.max(0, limit - count), resetMs };
-  }
-
-  async reserveAuth(address: string): Promise<AuthAttempt> {
-    let reply: Reply;
-    try {
-      reply = await this.auth(address, '1');
-    } catch (error) {
-      this.failed(error);
-      return this.options.fallback.reserveNow(address, true);
-    }
-    const [taken, count, resetMs, at] = reply as [number, number, number, number];
+    const [taken, count, resetMs, at, vouched] = reply as [number, number, number, number, number];
     const limit = this.options.authFailuresPerMinute;
     const state: WindowState = { allowed: taken === 1, limit, remaining: Math.max(0, limit - count), resetMs };
-    return taken === 1 ? { state, reservation: { address, at, local: false } } : { state };
+    if (taken === 1) return { state, reservation: { address, at, local: false } };
+    return vouched === 1 ? { state, vouched: true } : { state };
+  }
+
+  async forgetVerified(fingerprint: string): Promise<void> {
+    this.options.fallback.forgetVerifiedNow(fingerprint);
+    try {
+      await this.redis.del(this.verifiedKey(fingerprint));
+    } catch (error) {
+      this.failed(error);
+    }
   }
 
   async releaseAuth(reservation: AuthReservation): Promise<void> {
@@ -193,18 +205,12 @@ export class RedisLimiter implements Limiter {
     }
   }
 
-  private auth(address: string, mode: '0' | '1'): Promise<Reply> {
-    return this.redis.foyerAuth(
-      this.authKey(address),
-      this.options.authFailuresPerMinute,
-      RATE_WINDOW_MS,
-      this.options.now ? this.now() : -1,
-      mode,
-    );
-  }
-
   private authKey(address: string): string {
     return `${this.options.keyPrefix}af:${address}`;
+  }
+
+  private verifiedKey(fingerprint: string): string {
+    return `${this.options.keyPrefix}vc:${fingerprint}`;
   }
 
   private failed(error: unknown): void {

@@ -15,10 +15,12 @@
 
 /**
  * KEYS: window list, organization hour counter, organization day counter,
- *       failed-auth window of the client address.
+ *       failed-auth window of the client address, verified-credentials
+ *       marker (see AUTH_SCRIPT).
  * ARGV: limit, window ms, now ms (-1 = Redis TIME), hourly quota (-1 = none),
  *       daily quota (-1 = none), hour counter ttl ms, day counter ttl ms,
- *       failed-auth entry to release (-1 = none; see AUTH_SCRIPT).
+ *       failed-auth entry to release (-1 = none; see AUTH_SCRIPT),
+ *       marker ttl ms (-1 = set no marker).
  * Returns {outcome, count, resetMs}: outcome 0 accepted, 1 rate limited,
  * 2 hourly quota spent, 3 daily quota spent; count = entries in the window
  * after the call; resetMs = until the oldest entry leaves the window.
@@ -32,6 +34,8 @@ if now < 0 then
   local t = redis.call('TIME')
   now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
 end
+-- The marker holds its expiry by the script's clock, which tests may set.
+if ARGV[9] ~= '-1' then redis.call('SET', KEYS[5], now + tonumber(ARGV[9]), 'PX', ARGV[9]) end
 local cutoff = now - window
 while true do
   local head = redis.call('LINDEX', KEYS[1], 0)
@@ -57,14 +61,17 @@ return {0, count + 1, reset}
 `;
 
 /**
- * The failed-authentication window of one client address. Mode 1 reserves
- * a slot (see AuthReservation in limiter.ts): the entry is pushed now and
- * stays a failure unless ADMIT_SCRIPT (or a plain LREM, outside an
- * admission) removes it; a full window takes nothing. Mode 0 only looks.
- * KEYS: window list. ARGV: limit, window ms, now ms (-1 = Redis TIME), mode.
- * Returns {taken (1/0), count, resetMs, entry}: entry identifies the slot
- * for the release; equal entries are interchangeable, so removing any one
- * of them keeps the list in time order.
+ * The failed-authentication window of one client address: reserves a slot
+ * (see AuthReservation in limiter.ts): the entry is pushed now and stays a
+ * failure unless ADMIT_SCRIPT (or a plain LREM, outside an admission)
+ * removes it; a full window takes nothing, and then tells whether the
+ * presented credentials have a verified-credentials marker (set by
+ * ADMIT_SCRIPT, keyed by their fingerprint; see AuthAttempt.vouched).
+ * KEYS: window list, marker (or any key, unread when ARGV[4] is 0).
+ * ARGV: limit, window ms, now ms (-1 = Redis TIME), look for a marker (1/0).
+ * Returns {taken (1/0), count, resetMs, entry, vouched (1/0)}: entry
+ * identifies the slot for the release; equal entries are interchangeable,
+ * so removing any one of them keeps the list in time order.
  */
 export const AUTH_SCRIPT = `
 local limit = tonumber(ARGV[1])
@@ -82,14 +89,18 @@ while true do
 end
 local count = redis.call('LLEN', KEYS[1])
 local taken = 0
-if ARGV[4] == '1' and count < limit then
+local vouched = 0
+if count < limit then
   redis.call('RPUSH', KEYS[1], now)
   redis.call('PEXPIRE', KEYS[1], window)
   count = count + 1
   taken = 1
+elseif ARGV[4] == '1' then
+  local expires = redis.call('GET', KEYS[2])
+  if expires and tonumber(expires) > now then vouched = 1 end
 end
 local reset = 0
 local oldest = redis.call('LINDEX', KEYS[1], 0)
 if oldest then reset = tonumber(oldest) + window - now end
-return {taken, count, reset, now}
+return {taken, count, reset, now, vouched}
 `;

@@ -5,6 +5,14 @@
  * (close 1009), malformed ones by the hub (close 4400); either way only
  * that socket closes. Server pings detect a dropped connection within two
  * ping intervals, and the participant then leaves like anyone else.
+ *
+ * One client address may hold at most `connectionsPerAddress` sockets on
+ * this instance (WS_CONNECTIONS_PER_ADDRESS): a socket beyond that is
+ * upgraded, told why (`error` `too_many_connections`) and closed with 4429
+ * at once, before the hub sees it. A close code rather than an HTTP 429 to
+ * the upgrade, because a page sees close codes and cannot see the status
+ * of a refused upgrade (only an abnormal close, after which it would keep
+ * reconnecting).
  */
 import websocket from '@fastify/websocket';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
@@ -32,6 +40,16 @@ export interface WsRouteOptions {
   pingIntervalMs: number;
   /** The signed-in member whose browser opens the socket (from its session cookie), if any. */
   memberOf?: (request: FastifyRequest) => Promise<Actor | null>;
+  /** Open sockets per client address (`request.ip`); 0: no cap. */
+  connectionsPerAddress: number;
+}
+
+/** A client that never answers a close handshake is cut off after this. */
+const CLOSE_GRACE_MS = 3000;
+
+function closeSocket(socket: WsSocket, code: number, reason: string): void {
+  if (socket.readyState === socket.OPEN || socket.readyState === socket.CONNECTING) socket.close(code, reason);
+  setTimeout(() => socket.terminate(), CLOSE_GRACE_MS).unref();
 }
 
 /**
@@ -54,21 +72,30 @@ export async function realtimeRoutes(app: FastifyInstance, opts: WsRouteOptions)
   const { hub, pingIntervalMs } = opts;
   await app.register(websocket, { options: { maxPayload: MAX_MESSAGE_BYTES } });
   const members = new WeakMap<FastifyRequest, Actor | null>();
+  const openByAddress = new Map<string, number>();
 
   const preValidation = async (request: FastifyRequest) => {
     members.set(request, opts.memberOf && sameOrigin(request) ? await opts.memberOf(request) : null);
   };
 
   app.get('/ws', { websocket: true, schema: { hide: true }, preValidation }, (socket: WsSocket, request: FastifyRequest) => {
+    const address = request.ip;
+    const open = openByAddress.get(address) ?? 0;
+    if (opts.connectionsPerAddress > 0 && open >= opts.connectionsPerAddress) {
+      const message = 'Too many connections from this address.';
+      socket.send(JSON.stringify({ type: 'error', code: 'too_many_connections', message }));
+      closeSocket(socket, CloseCode.tooManyMessages, message);
+      socket.on('error', () => {});
+      return;
+    }
+    openByAddress.set(address, open + 1);
     let alive = true;
     const connection = hub.open({
       send(message) {
         if (socket.readyState === socket.OPEN) socket.send(JSON.stringify(message));
       },
       close(code, reason) {
-        if (socket.readyState === socket.OPEN || socket.readyState === socket.CONNECTING) socket.close(code, reason);
-        // A client that never answers the close handshake is cut off.
-        setTimeout(() => socket.terminate(), 3000).unref();
+        closeSocket(socket, code, reason);
       },
     }, members.get(request) ?? null);
     socket.on('message', (data, isBinary) => {
@@ -91,6 +118,9 @@ export async function realtimeRoutes(app: FastifyInstance, opts: WsRouteOptions)
       socket.ping();
     }, pingIntervalMs);
     socket.on('close', () => {
+      const left = (openByAddress.get(address) ?? 1) - 1;
+      if (left > 0) openByAddress.set(address, left);
+      else openByAddress.delete(address);
       clearInterval(pinger);
       connection.closed();
     });

@@ -56,6 +56,7 @@ export async function webPlugin(app: FastifyInstance, opts: WebPluginOptions): P
   await app.register(realtimeRoutes, {
     hub: realtime.hub,
     pingIntervalMs: realtime.pingIntervalMs,
+    connectionsPerAddress: config.wsConnectionsPerAddress,
     memberOf: async (request) => (await currentMember(ctx, request.cookies[SESSION_COOKIE]))?.actor ?? null,
   });
   await app.register(fastifyStatic, {

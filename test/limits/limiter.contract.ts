@@ -169,16 +169,31 @@ export function limiterContract(open: LimiterFactory): void {
     });
   });
 
-  it('checks an address without counting, and refuses it once its failures fill the window', async () => {
+  it('vouches, once an address is over its budget, only for credentials verified in an admission, until told to forget them', async () => {
     await withLimiter({ ratePerMinute: 100, authFailuresPerMinute: 2, start: T0 }, async ({ limiter, clock }) => {
-      for (let i = 0; i < 5; i++) assert.equal((await limiter.checkAuth('10.0.0.1')).allowed, true);
+      await limiter.admit({ ...req('k1'), verified: 'good-pair' });
+      assert.equal((await limiter.reserveAuth('10.0.0.1', 'good-pair')).vouched, undefined, 'with room, a slot is taken instead');
       await limiter.reserveAuth('10.0.0.1');
-      clock.t += 1000;
+      const full = await limiter.reserveAuth('10.0.0.1', 'good-pair');
+      assert.equal(full.state.allowed, false);
+      assert.equal(full.reservation, undefined);
+      assert.equal(full.vouched, true);
+      assert.equal((await limiter.reserveAuth('10.0.0.2', 'good-pair')).reservation !== undefined, true, 'another address has its own window');
+      for (const other of ['bad-pair', undefined]) {
+        assert.equal((await limiter.reserveAuth('10.0.0.1', other)).vouched, undefined, `${other}`);
+      }
+      // A week later, unless renewed, the pair is no longer vouched for.
+      clock.t += 7 * 86_400_000 - 1000;
       await limiter.reserveAuth('10.0.0.1');
-      const blocked = await limiter.checkAuth('10.0.0.1');
-      assert.equal(blocked.allowed, false);
-      assert.equal(blocked.remaining, 0);
-      assert.equal(blocked.resetMs, 59_000);
+      await limiter.reserveAuth('10.0.0.1');
+      assert.equal((await limiter.reserveAuth('10.0.0.1', 'good-pair')).vouched, true);
+      await limiter.forgetVerified('good-pair');
+      assert.equal((await limiter.reserveAuth('10.0.0.1', 'good-pair')).vouched, undefined, 'forgotten');
+      await limiter.admit({ ...req('k1'), verified: 'good-pair' });
+      clock.t += 7 * 86_400_000 + 1;
+      await limiter.reserveAuth('10.0.0.1');
+      await limiter.reserveAuth('10.0.0.1');
+      assert.equal((await limiter.reserveAuth('10.0.0.1', 'good-pair')).vouched, undefined, 'expired');
     });
   });
 

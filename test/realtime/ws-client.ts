@@ -44,11 +44,13 @@ export class TestClient {
   /** `autoPong: false` makes a client that looks alive but never answers pings. */
   static async connect(origin: string, options: { autoPong?: boolean; headers?: Record<string, string> } = {}): Promise<TestClient> {
     const socket = new WebSocketImpl(origin.replace(/^http/, 'ws') + '/ws', { autoPong: options.autoPong ?? true, headers: options.headers }) as RawSocket;
+    // Listening from the start: a message may arrive in the same read as the upgrade's answer.
+    const client = new TestClient(socket);
     await new Promise<void>((resolve, reject) => {
       socket.on('open', () => resolve());
       socket.on('error', reject);
     });
-    return new TestClient(socket);
+    return client;
   }
 
   send(message: unknown): void {

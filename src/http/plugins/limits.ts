@@ -10,12 +10,27 @@
  *   one slot of its failed-authentication window, atomically (see
  *   AuthReservation in limits/limiter.ts), so that even a concurrent flood
  *   from a new address gets at most AUTH_FAILURES_PER_MINUTE lookups
- *   through. When the cache will answer, the window is only checked:
- *   nothing reaches the database, and a client's own concurrent requests
- *   with a known key are not limited by the failure limit. Either way an
- *   address whose window is full is refused with 429 before any lookup.
- * - After a failure: a slot taken is the failure; a failure of a lookup
- *   answered from memory is counted then.
+ *   through. When the window is full, the lookup still goes ahead for
+ *   credentials that authenticated within the last week (on any instance
+ *   sharing the limiter: they are vouched for by their fingerprint, see
+ *   `AuthAttempt.vouched`); anything else is refused with 429 without a
+ *   lookup. When the cache will answer, nothing is asked of the limiter:
+ *   nothing reaches the database.
+ *   Why: a request with valid credentials must never be refused because
+ *   of other requests' failures (behind a proxy or a NAT, many clients
+ *   share one address), while bad credentials must never reach the
+ *   database beyond the limit. Vouching by the fingerprint of the whole
+ *   key pair, rather than counting failures per address and key, keeps a
+ *   flood of made-up keys at the limit (a per-key count would give every
+ *   made-up key a budget of its own) and lets no wrong secret through
+ *   (only the exact pair that authenticated is vouched for). The price: a
+ *   key pair that has not authenticated within a week is refused from an
+ *   address while that address is over its budget.
+ * - After a failure: a slot taken is the failure; a failure without a slot
+ *   (answered from memory, or vouched for) is counted then, and answered
+ *   429 instead of 401 when the address is over its budget. Credentials
+ *   vouched for that failed (the key was revoked or expired since) are no
+ *   longer vouched for.
  * - After a success: a slot taken is given back within the admission of
  *   the request against the key's sliding window and the organization's
  *   quotas (one limiter call, so no extra Redis round trip). Every
@@ -30,6 +45,7 @@
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { DomainError } from '../../domain/errors.ts';
+import { credentialFingerprint } from '../../domain/keys.ts';
 import { NO_QUOTA } from '../../domain/usage.ts';
 import type { AuthReservation } from '../../limits/limiter.ts';
 import type { Limits } from '../../limits/limits.ts';
@@ -47,21 +63,35 @@ function refuse(reply: FastifyReply, state: WindowState): never {
   throw new DomainError('rate_limited', 'Too many failed authentication attempts from this address; try again later.');
 }
 
-function apiKeyOf(request: FastifyRequest): string | undefined {
-  const value = request.headers.api_key;
+function headerOf(request: FastifyRequest, name: 'api_key' | 'api_secret'): string | undefined {
+  const value = request.headers[name];
   return typeof value === 'string' ? value : undefined;
 }
 
-/** A reserved failed-auth slot, or null when the address was only checked (its lookup is answered from memory). */
-type Ticket = AuthReservation | null;
+const apiKeyOf = (request: FastifyRequest): string | undefined => headerOf(request, 'api_key');
 
-/** `lookups` must be the cache the auth hook reads keys through, so that its answers predict the lookups. */
-export function limitsGuard(limits: Limits, lookups: LookupCache): AuthGuard<Ticket> {
+/**
+ * How the request's key lookup was let through: a reserved failed-auth
+ * slot; `memory`: the lookup cache answers it, nothing was asked of the
+ * limiter; `vouched`: the address is over its budget but the credentials
+ * recently authenticated (the lookup reaches the database without a slot).
+ */
+type Ticket = AuthReservation | 'memory' | 'vouched';
+
+/**
+ * `lookups` must be the cache the auth hook reads keys through, so that its
+ * answers predict the lookups; `pepper` is API_SECRET_PEPPER, for the
+ * credentials' fingerprints.
+ */
+export function limitsGuard(limits: Limits, lookups: LookupCache, pepper: string): AuthGuard<Ticket> {
   const { limiter, usage } = limits;
   const answeredFromMemory = (key: string | undefined): boolean => key !== undefined && lookups.answersKey(key);
-  const reserve = async (request: FastifyRequest, reply: FastifyReply): Promise<AuthReservation> => {
-    const attempt = await limiter.reserveAuth(request.ip);
-    return attempt.reservation ?? refuse(reply, attempt.state);
+  const fingerprintOf = (request: FastifyRequest): string | undefined =>
+    credentialFingerprint(pepper, apiKeyOf(request), headerOf(request, 'api_secret'));
+  const letThrough = async (request: FastifyRequest, reply: FastifyReply): Promise<Ticket> => {
+    const attempt = await limiter.reserveAuth(request.ip, fingerprintOf(request));
+    if (attempt.reservation) return attempt.reservation;
+    return attempt.vouched ? 'vouched' : refuse(reply, attempt.state);
   };
   /**
    * Keys whose first uncached request is reserving its slot. Without this,
@@ -75,31 +105,29 @@ export function limitsGuard(limits: Limits, lookups: LookupCache): AuthGuard<Tic
   return {
     async beforeAuthentication(request: FastifyRequest, reply: FastifyReply) {
       const key = apiKeyOf(request);
-      if (!answeredFromMemory(key)) {
-        if (key === undefined) return reserve(request, reply);
-        const first = firsts.get(key);
-        if (!first) {
-          let started!: () => void;
-          const wait = new Promise<void>((resolve) => (started = resolve));
-          firsts.set(key, { request, started, wait });
-          try {
-            return await reserve(request, reply);
-          } catch (error) {
-            firsts.delete(key);
-            started();
-            throw error;
-          }
-        }
+      if (answeredFromMemory(key)) return 'memory';
+      if (key === undefined) return letThrough(request, reply);
+      const first = firsts.get(key);
+      if (first) {
         // Whatever the first one got, beforeLookup decides again for this request.
         await first.wait;
+        return 'memory';
       }
-      const state = await limiter.checkAuth(request.ip);
-      return state.allowed ? null : refuse(reply, state);
+      let started!: () => void;
+      const wait = new Promise<void>((resolve) => (started = resolve));
+      firsts.set(key, { request, started, wait });
+      try {
+        return await letThrough(request, reply);
+      } catch (error) {
+        firsts.delete(key);
+        started();
+        throw error;
+      }
     },
 
     beforeLookup(request: FastifyRequest, reply: FastifyReply, ticket: Ticket) {
       const key = apiKeyOf(request);
-      if (ticket !== null) {
+      if (ticket !== 'memory') {
         // The lookup starts as soon as this returns, before the waiting requests run again: they will find it in the cache.
         const first = key === undefined ? undefined : firsts.get(key);
         if (first?.request === request) {
@@ -108,32 +136,41 @@ export function limitsGuard(limits: Limits, lookups: LookupCache): AuthGuard<Tic
         }
         return undefined;
       }
-      // The cache entry may have expired while the address was checked; then this lookup needs a slot after all.
-      return answeredFromMemory(key) ? undefined : reserve(request, reply);
+      // The cache entry may have expired meanwhile; then this lookup needs letting through after all.
+      return answeredFromMemory(key) ? undefined : letThrough(request, reply);
     },
 
-    async onAuthenticationFailure(request: FastifyRequest, _reply: FastifyReply, ticket: Ticket) {
-      if (ticket === null) await limiter.reserveAuth(request.ip);
+    async onAuthenticationFailure(request: FastifyRequest, reply: FastifyReply, ticket: Ticket) {
+      if (typeof ticket !== 'string') return;
+      if (ticket === 'vouched') {
+        const fingerprint = fingerprintOf(request);
+        if (fingerprint) await limiter.forgetVerified(fingerprint);
+      }
+      const counted = await limiter.reserveAuth(request.ip);
+      if (!counted.reservation) refuse(reply, counted.state);
     },
 
     // A lookup that could not be made says nothing about the credentials.
     async onAuthenticationError(_request: FastifyRequest, _reply: FastifyReply, ticket: Ticket) {
-      if (ticket) await limiter.releaseAuth(ticket);
+      if (typeof ticket !== 'string') await limiter.releaseAuth(ticket);
     },
 
-    async afterAuthentication(_request: FastifyRequest, reply: FastifyReply, auth: Authenticated, ticket: Ticket) {
+    async afterAuthentication(request: FastifyRequest, reply: FastifyReply, auth: Authenticated, ticket: Ticket) {
+      const release = typeof ticket === 'string' ? undefined : ticket;
       let quota;
       try {
         quota = (await lookups.findOrganizationQuota(auth.organization.id)) ?? NO_QUOTA;
       } catch (error) {
-        if (ticket) await limiter.releaseAuth(ticket);
+        if (release) await limiter.releaseAuth(release);
         throw error;
       }
       const decision = await limiter.admit({
         apiKeyId: auth.key.id,
         organizationId: auth.organization.id,
         quota,
-        release: ticket ?? undefined,
+        release,
+        // Renewed whenever the lookup reached the database: at least every API_KEY_CACHE_SECONDS of a key in use.
+        verified: ticket === 'memory' ? undefined : fingerprintOf(request),
       });
       const { rate } = decision;
       reply.header('ratelimit-limit', String(rate.limit));
