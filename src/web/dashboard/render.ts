@@ -27,6 +27,7 @@ function navigation(request: FastifyRequest, t: (key: string) => string): NavIte
     [`${DASHBOARD}/rooms`, 'navRooms', can(actor, 'room.manage')],
     [`${DASHBOARD}/boards`, 'navBoards', can(actor, 'space.manage')],
     [`${DASHBOARD}/queues`, 'navQueues', can(actor, 'space.manage')],
+    [`${DASHBOARD}/consoles`, 'navConsoles', can(actor, 'space.serve')],
     [`${DASHBOARD}/keys`, 'navKeys', can(actor, 'apiKey.manage')],
     [`${DASHBOARD}/usage`, 'navUsage', can(actor, 'usage.read')],
   ];
@@ -42,8 +43,9 @@ export async function renderPage(
   view: string,
   data: Record<string, unknown>,
   status = 200,
+  options: { calls?: boolean } = {},
 ): Promise<string> {
-  dashboardHeaders(reply);
+  dashboardHeaders(reply, options);
   const lang = dashboardLang(request, reply);
   const t = translator(lang);
   const member = request.member?.actor;
