@@ -25,12 +25,13 @@ export async function newSpace(server: TestServer, seeded: SeededOrganization, k
   return updateSpace(server.ctx, operator, kind, space.id, { memberIds: members.map((m) => m.id) });
 }
 
-/** A client on the waiting page who entered `name` and is in line. */
-export async function clientWaits(browser: Browser, server: TestServer, space: Space, name: string, opened: Participant[]): Promise<Page> {
+/** A client on the waiting page who entered `name` and is in line (`inLine: false`: who only got in, for one taken at once). */
+export async function clientWaits(browser: Browser, server: TestServer, space: Space, name: string, opened: Participant[], { inLine = true } = {}): Promise<Page> {
   const p = await openParticipant(browser, `${server.origin}/${space.slug}`);
   opened.push(p);
   await p.page.fill('#name', name);
   await p.page.click('#join');
+  if (!inLine) return p.page;
   await p.page.waitForFunction(() => (window as any).foyer?.view()?.state === 'waiting', undefined, { timeout: WAIT });
   return p.page;
 }
