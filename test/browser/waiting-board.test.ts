@@ -11,7 +11,9 @@ import { after, before, describe, it } from 'node:test';
 import type { Browser } from 'playwright-core';
 import { openTestDatabase, type TestDatabase } from '../support/databases.ts';
 import { client, seedOrganization, startServer, type Client, type SeededOrganization, type TestServer } from '../support/server.ts';
-import { browserSkipReason, launch, waitForGrowth, waitUntil, type Participant } from './support.ts';
+import { operatorActor } from '../../src/domain/actors.ts';
+import { updateSpace } from '../../src/domain/spaces.ts';
+import { browserSkipReason, launch, openParticipant, waitForGrowth, waitUntil, type Participant } from './support.ts';
 import { clientState, clientWaits, consoleShowsWaiting, consoleView, inCall, memberConsole, newSpace, WAIT } from './waiting-support.ts';
 
 const skip = browserSkipReason();
@@ -89,5 +91,37 @@ describe('a board with a waiting list in Chromium', { skip }, () => {
     const after = await consoleView(annConsole);
     assert.equal(after.me.current, null);
     assert.deepEqual(after.waiting.map((w) => w.name), ['Cleo']);
+  });
+
+  it('tells a client when nobody is available, keeps their place across a reload, and shows a declined client the message', async () => {
+    const [ann] = seeded.users as [typeof seeded.users[0]];
+    const board = await updateSpace(server.ctx, operatorActor(seeded.organization), 'board', (await newSpace(server, seeded, 'board', [ann])).id, {
+      closingMessage: 'Open again at 2 pm.',
+    });
+    // displayName, skipPrejoin and lang as on meeting pages: straight into the line, in German.
+    const p = await openParticipant(browser, `${server.origin}/${board.slug}?displayName=Eve&skipPrejoin=true&lang=de`);
+    opened.push(p);
+    const eve = p.page;
+    await eve.waitForFunction(() => (window as any).foyer?.view()?.state === 'waiting', undefined, { timeout: WAIT });
+    await eve.waitForSelector('#nobody', { state: 'visible', timeout: WAIT });
+    assert.match((await eve.textContent('#nobody')) ?? '', /Gerade ist niemand erreichbar.*Open again at 2 pm\./s);
+    const fred = await clientWaits(browser, server, board, 'Fred', opened);
+    assert.equal((await clientState(fred))?.position, 2);
+
+    await fred.reload();
+    await fred.waitForFunction(() => (window as any).foyer?.view()?.state === 'waiting', undefined, { timeout: WAIT });
+    assert.equal(await fred.isVisible('#name'), false, 'no name asked again');
+    assert.equal((await clientState(fred))?.position, 2);
+
+    const annConsole = await memberConsole(browser, server, board, ann, opened);
+    await consoleShowsWaiting(annConsole, ['Eve', 'Fred']);
+    await eve.waitForSelector('#nobody', { state: 'hidden', timeout: WAIT });
+    await annConsole.click('#waiting-list li:nth-child(1) summary');
+    await annConsole.fill('#waiting-list li:nth-child(1) input[name="message"]', 'Please call the front desk.');
+    await annConsole.click('#waiting-list li:nth-child(1) .decline-form button');
+    await eve.waitForSelector('#finished[data-kind="declined"]', { timeout: WAIT });
+    assert.equal(await eve.textContent('#declined-message'), 'Please call the front desk.');
+    await consoleShowsWaiting(annConsole, ['Fred']);
+    await fred.waitForFunction(() => (window as any).foyer.view()?.position === 1, undefined, { timeout: WAIT });
   });
 });
