@@ -33,7 +33,14 @@ function navigation(request: FastifyRequest, t: (key: string) => string): NavIte
   ];
   return items
     .filter(([, , shown]) => shown)
-    .map(([href, key]) => ({ href, label: t(key), current: href === DASHBOARD ? path === DASHBOARD : path.startsWith(href) }));
+    .map(([href, key]) => ({ href, label: t(key), current: href === DASHBOARD ? path === DASHBOARD : inSection(path, href) }));
+}
+
+/** A board's or queue's console belongs to the waiting lists, not to the boards or queues it is reached through. */
+function inSection(path: string, href: string): boolean {
+  const console = /^\/dashboard\/(boards|queues)\/[^/]+\/console$/.test(path);
+  if (href === `${DASHBOARD}/consoles`) return console || path.startsWith(href);
+  return !console && path.startsWith(href);
 }
 
 /** Sends `view` (a template under views/dashboard/) with the common page data and `data`. */
