@@ -3,7 +3,7 @@
  * What the server-rendered pages show (their templates are in ./views/):
  * the shell that loads the meeting front end, its settings in a JSON data
  * block, which CSP does not treat as script; and the plain pages for
- * unknown (404) and ended (410) meetings and for waiting places.
+ * unknown (404) and ended (410) meetings and for inactive boards and queues.
  */
 import type { IceServer } from '../realtime/ice.ts';
 import { modulesOf } from './modules.ts';
@@ -15,14 +15,18 @@ export interface ShellSettings {
   title: string | null;
   iceServers: IceServer[];
   wsPath: string;
+  /** A board's or queue's waiting page: where to wait (the call's meeting comes from the server later). */
+  waiting?: { slug: string; kind: 'board' | 'queue' };
 }
 
 /** The meeting page's script, under the address its shell has always loaded (public/js/app.js). */
-const MEETING_ENTRY = '/static/js/app.js';
+export const MEETING_ENTRY = '/static/js/app.js';
+/** The waiting page of a queue or a board with a waiting list: waiting, then the call. */
+export const WAITING_ENTRY = '/static/js/pages/waiting.js';
 
 /** Data for views/shell.eta. */
-export function shellView(settings: ShellSettings, lang: Lang) {
-  const [entry, ...preload] = modulesOf(MEETING_ENTRY);
+export function shellView(settings: ShellSettings, lang: Lang, page = MEETING_ENTRY) {
+  const [entry, ...preload] = modulesOf(page);
   return { lang, title: settings.title, settingsJson: scriptJson(settings), entry, preload };
 }
 

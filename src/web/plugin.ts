@@ -3,7 +3,9 @@
  * Where people meet, registered at the root of `{redirect_host}` (not under
  * the API prefix):
  * - `/meetings/:id` and `/:slug` (rooms; boards without a waiting list):
- *   the meeting front end;
+ *   the meeting front end; `/:slug` of a queue or a board with a waiting
+ *   list: the waiting page (public/js/pages/waiting.js), which moves into
+ *   the private call when a member takes the client;
  * - `/m/:code`: a short link, redirected to its meeting with the stored
  *   `queryParameters` applied;
  * - plain pages answering 404 (unknown) and 410 (closed or deleted);
@@ -30,7 +32,7 @@ import { iceServersFor } from '../realtime/ice.ts';
 import type { Realtime } from '../realtime/realtime.ts';
 import { realtimeRoutes } from '../realtime/ws-route.ts';
 import { pageHeaders } from './headers.ts';
-import { plainView, shellView, type ShellSettings } from './pages.ts';
+import { MEETING_ENTRY, plainView, shellView, WAITING_ENTRY, type ShellSettings } from './pages.ts';
 import { pageStrings, pickLang, type Lang } from './strings.ts';
 import { dashboardPlugin } from './dashboard/plugin.ts';
 import { DASHBOARD, SESSION_COOKIE } from './dashboard/session.ts';
@@ -100,10 +102,10 @@ export async function webPlugin(app: FastifyInstance, opts: WebPluginOptions): P
       .viewAsync('plain', plainView(lang, kind === 'gone' ? s.goneTitle : s.notFoundTitle, kind === 'gone' ? s.gone : s.notFound));
   };
 
-  const shell = (request: FastifyRequest, reply: FastifyReply, target: ShellSettings['target'], title: string | null) => {
+  const shell = (request: FastifyRequest, reply: FastifyReply, target: ShellSettings['target'], title: string | null, waiting?: ShellSettings['waiting']) => {
     pageHeaders(reply, request, config.frameAncestors);
-    const settings: ShellSettings = { target, title, iceServers: iceServersFor(config.ice, ctx.now()), wsPath: '/ws' };
-    return reply.type('text/html; charset=utf-8').viewAsync('shell', shellView(settings, langOf(request)));
+    const settings: ShellSettings = { target, title, iceServers: iceServersFor(config.ice, ctx.now()), wsPath: '/ws', ...(waiting ? { waiting } : {}) };
+    return reply.type('text/html; charset=utf-8').viewAsync('shell', shellView(settings, langOf(request), waiting ? WAITING_ENTRY : MEETING_ENTRY));
   };
 
   app.get<{ Params: { id: string } }>('/meetings/:id', { schema: { hide: true } }, async (request, reply) => {
@@ -130,12 +132,13 @@ export async function webPlugin(app: FastifyInstance, opts: WebPluginOptions): P
     if (slugAdmission(place) === 'enter') return shell(request, reply, { slug }, place.kind === 'room' ? place.title : place.name);
     // What is left are queues and boards (a room can always be entered); the check only narrows the type.
     if (place.kind === 'room') return plain(request, reply, 404, 'notFound');
-    // Queues, waiting-list boards and inactive boards: an honest plain page until the waiting list exists.
+    // Queues and waiting-list boards that take clients: the waiting page (it also follows a board closing later).
+    if (place.isActive && slugAdmission(place) === 'waiting_list') return shell(request, reply, { slug }, place.name, { slug, kind: place.kind });
+    // Inactive ones let nobody in: their closing message, or the default.
     const lang = langOf(request);
     const s = pageStrings[lang];
     pageHeaders(reply, request, config.frameAncestors);
-    const text = place.isActive ? s.waiting : (place.closingMessage ?? s.inactive);
-    return reply.type('text/html; charset=utf-8').viewAsync('plain', plainView(lang, place.name || s.waitingTitle, text));
+    return reply.type('text/html; charset=utf-8').viewAsync('plain', plainView(lang, place.name || s.closedTitle, place.closingMessage ?? s.inactive));
   });
 }
 

@@ -7,6 +7,17 @@ import { stopMedia } from './local-media.js';
 import { cancelReconnect } from './reconnect.js';
 import { root, state, t } from './state.js';
 
+/** A page that uses the call for its own purpose (the waiting page, a member's console) draws its own end. */
+let endScreen = null;
+
+/**
+ * `show(kind, code)` is called instead of the meeting's end screen, after
+ * everything is torn down; returning false leaves the meeting's screen.
+ */
+export function setEndScreen(show) {
+  endScreen = show;
+}
+
 /** `kind`: left, ended, notFound, notJoinable or failed (with the close `code`). */
 export function finish(kind, code) {
   state.phase = kind === 'left' || kind === 'failed' ? kind : 'ended';
@@ -17,6 +28,7 @@ export function finish(kind, code) {
   mesh.closeAll();
   stopMedia();
   state.participants = [];
+  if (endScreen && endScreen(kind, code) !== false) return;
   const messages = { left: t('left'), ended: t('ended'), notFound: t('notFound'), notJoinable: t('notJoinable'), failed: t('failed') };
   const body = [el('h1', {}, messages[kind])];
   if (kind === 'failed') body.push(el('p', { class: 'detail' }, `${t('failedCode')} ${code}`));

@@ -7,8 +7,12 @@ import { writeStored } from '../lib/storage.js';
 import { acquire } from './local-media.js';
 import { audioTrack, cameraTrack, NAME_KEY, root, settings, state, t } from './state.js';
 
-/** Replaces the page with the pre-join screen; `onJoin` runs once a valid name is submitted. `message`: a problem to show. */
-export async function showPrejoin(onJoin, message) {
+/**
+ * Replaces the page with the pre-join screen; `onJoin` runs once a valid
+ * name is submitted. `message`: a problem to show. `labels`: the heading
+ * and the button, for pages that lead somewhere else than a meeting.
+ */
+export async function showPrejoin(onJoin, message, labels = {}) {
   state.phase = 'prejoin';
   const preview = el('video', { class: 'preview', autoplay: true, playsinline: true, muted: true });
   preview.muted = true;
@@ -18,7 +22,7 @@ export async function showPrejoin(onJoin, message) {
   const micSelect = el('select', { id: 'microphone', 'aria-label': t('microphone') });
   const micButton = el('button', { type: 'button', class: 'toggle', id: 'prejoin-mic' });
   const camButton = el('button', { type: 'button', class: 'toggle', id: 'prejoin-cam' });
-  const join = el('button', { type: 'submit', class: 'primary', id: 'join' }, t('join'));
+  const join = el('button', { type: 'submit', class: 'primary', id: 'join' }, labels.submit ?? t('join'));
 
   const refreshButtons = () => {
     micButton.textContent = state.audioOn ? t('mute') : t('unmute');
@@ -72,7 +76,8 @@ export async function showPrejoin(onJoin, message) {
   const form = el(
     'form',
     { class: 'prejoin', id: 'prejoin' },
-    el('h1', {}, settings.title || t('joinTitle')),
+    el('h1', {}, labels.heading ?? (settings.title || t('joinTitle'))),
+    labels.intro ? el('p', { class: 'intro' }, labels.intro) : null,
     preview,
     el('div', { class: 'row' }, micButton, camButton),
     el('label', { for: 'name' }, t('yourName')),

@@ -16,7 +16,7 @@ const REFUSALS: Record<JoinRefusal, { code: number; message: string }> = {
   closed: { code: CloseCode.gone, message: 'This meeting has ended.' },
   deleted: { code: CloseCode.gone, message: 'This meeting has ended.' },
   inactive: { code: CloseCode.notJoinable, message: 'This place is not active.' },
-  waiting_list: { code: CloseCode.notJoinable, message: 'This place has a waiting list, which this version does not serve yet.' },
+  waiting_list: { code: CloseCode.notJoinable, message: 'This place has a waiting list: get in its line with `wait`.' },
 };
 
 export async function handleJoin(connection: ClientConnection, message: Extract<ClientMessage, { type: 'join' }>): Promise<void> {

@@ -7,7 +7,7 @@
  */
 import type { FastifyReply } from 'fastify';
 
-export function dashboardHeaders(reply: FastifyReply): void {
+export function dashboardHeaders(reply: FastifyReply, { calls = false }: { calls?: boolean } = {}): void {
   reply.header(
     'content-security-policy',
     [
@@ -15,6 +15,8 @@ export function dashboardHeaders(reply: FastifyReply): void {
       "script-src 'self'",
       "style-src 'self'",
       "img-src 'self' data:",
+      // A console holds calls: its camera and the client's video, and its own socket.
+      ...(calls ? ["media-src 'self' blob: mediastream:"] : []),
       "connect-src 'self'",
       "font-src 'self'",
       "base-uri 'none'",
@@ -26,5 +28,5 @@ export function dashboardHeaders(reply: FastifyReply): void {
   reply.header('x-content-type-options', 'nosniff');
   reply.header('x-frame-options', 'DENY');
   reply.header('cache-control', 'no-store');
-  reply.header('permissions-policy', 'camera=(), microphone=(), geolocation=()');
+  reply.header('permissions-policy', calls ? 'camera=(self), microphone=(self), display-capture=(self), geolocation=()' : 'camera=(), microphone=(), geolocation=()');
 }

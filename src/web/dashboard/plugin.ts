@@ -15,6 +15,7 @@ import type { FastifyInstance } from 'fastify';
 import { createHmac } from 'node:crypto';
 import { installDashboardErrors } from './errors.ts';
 import { authRoutes } from './routes/auth.ts';
+import { consoleRoutes } from './routes/consoles.ts';
 import { keyRoutes } from './routes/keys.ts';
 import { meetingRoutes } from './routes/meetings.ts';
 import { overviewRoutes } from './routes/overview.ts';
@@ -25,7 +26,7 @@ import type { DashboardOptions, DashboardRoutes } from './section.ts';
 import { csrfUserInfo, DASHBOARD, installSession } from './session.ts';
 
 /** Sections of the dashboard, in the order of the navigation. */
-const SECTIONS: DashboardRoutes[] = [authRoutes, overviewRoutes, meetingRoutes, roomRoutes, spaceRoutes, keyRoutes, usageRoutes];
+const SECTIONS: DashboardRoutes[] = [authRoutes, overviewRoutes, meetingRoutes, roomRoutes, spaceRoutes, consoleRoutes, keyRoutes, usageRoutes];
 
 export async function dashboardPlugin(app: FastifyInstance, options: DashboardOptions): Promise<void> {
   const { ctx, config } = options;

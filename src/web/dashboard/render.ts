@@ -27,12 +27,20 @@ function navigation(request: FastifyRequest, t: (key: string) => string): NavIte
     [`${DASHBOARD}/rooms`, 'navRooms', can(actor, 'room.manage')],
     [`${DASHBOARD}/boards`, 'navBoards', can(actor, 'space.manage')],
     [`${DASHBOARD}/queues`, 'navQueues', can(actor, 'space.manage')],
+    [`${DASHBOARD}/consoles`, 'navConsoles', can(actor, 'space.serve')],
     [`${DASHBOARD}/keys`, 'navKeys', can(actor, 'apiKey.manage')],
     [`${DASHBOARD}/usage`, 'navUsage', can(actor, 'usage.read')],
   ];
   return items
     .filter(([, , shown]) => shown)
-    .map(([href, key]) => ({ href, label: t(key), current: href === DASHBOARD ? path === DASHBOARD : path.startsWith(href) }));
+    .map(([href, key]) => ({ href, label: t(key), current: href === DASHBOARD ? path === DASHBOARD : inSection(path, href) }));
+}
+
+/** A board's or queue's console belongs to the waiting lists, not to the boards or queues it is reached through. */
+function inSection(path: string, href: string): boolean {
+  const console = /^\/dashboard\/(boards|queues)\/[^/]+\/console$/.test(path);
+  if (href === `${DASHBOARD}/consoles`) return console || path.startsWith(href);
+  return !console && path.startsWith(href);
 }
 
 /** Sends `view` (a template under views/dashboard/) with the common page data and `data`. */
@@ -42,8 +50,9 @@ export async function renderPage(
   view: string,
   data: Record<string, unknown>,
   status = 200,
+  options: { calls?: boolean } = {},
 ): Promise<string> {
-  dashboardHeaders(reply);
+  dashboardHeaders(reply, options);
   const lang = dashboardLang(request, reply);
   const t = translator(lang);
   const member = request.member?.actor;

@@ -8,6 +8,7 @@
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { DEFAULT_LANG, LANGS } from '../../../public/js/shared/langs.js';
+import { dashboardConsoleTexts } from '../../../public/js/shared/strings/dashboard-console.js';
 import { dashboardKeysTexts } from '../../../public/js/shared/strings/dashboard-keys.js';
 import { dashboardMeetingsTexts } from '../../../public/js/shared/strings/dashboard-meetings.js';
 import { dashboardPlacesTexts } from '../../../public/js/shared/strings/dashboard-places.js';
@@ -23,6 +24,7 @@ const TABLES: Array<Record<Lang, Record<string, string>>> = [
   dashboardRoomsTexts,
   dashboardSpacesTexts,
   dashboardKeysTexts,
+  dashboardConsoleTexts,
 ];
 
 export const LANG_COOKIE = 'foyer_lang';

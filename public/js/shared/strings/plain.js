@@ -1,5 +1,5 @@
 // @module public/js/shared/strings/plain — texts of the server-rendered
-// plain pages (unknown and ended meetings, waiting places), in every
+// plain pages (unknown and ended meetings, inactive boards and queues), in every
 // language the pages offer. The server renders them; no browser code loads them.
 
 export const plainTexts = {
@@ -8,8 +8,7 @@ export const plainTexts = {
     notFound: 'There is no meeting or room at this address. Check the link you were given.',
     goneTitle: 'This meeting has ended',
     gone: 'This meeting has been closed or deleted. It cannot be joined any more.',
-    waitingTitle: 'Waiting place',
-    waiting: 'This waiting place has a waiting list, which this version of Foyer does not serve yet.',
+    closedTitle: 'Closed',
     inactive: 'This place is not active at the moment.',
   },
   de: {
@@ -17,8 +16,7 @@ export const plainTexts = {
     notFound: 'Unter dieser Adresse gibt es kein Meeting und keinen Raum. Bitte prüfen Sie den Link.',
     goneTitle: 'Dieses Meeting ist beendet',
     gone: 'Dieses Meeting wurde geschlossen oder gelöscht. Es kann nicht mehr betreten werden.',
-    waitingTitle: 'Warteraum',
-    waiting: 'Dieser Warteraum hat eine Warteliste, die diese Foyer-Version noch nicht anbietet.',
+    closedTitle: 'Geschlossen',
     inactive: 'Dieser Ort ist derzeit nicht aktiv.',
   },
 };

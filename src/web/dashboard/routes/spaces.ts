@@ -14,6 +14,7 @@ import type { Space, SpaceKind } from '../../../domain/types.ts';
 import { checked, formOf, otherErrors, pathId, refusal, slugPrefix, text, texts, type FieldErrors, type FormBody } from '../forms.ts';
 import { pageRequest, pager } from '../paging.ts';
 import { renderPage } from '../render.ts';
+import { consolePath } from './consoles.ts';
 import type { DashboardRoutes } from '../section.ts';
 import { DASHBOARD, requireMember } from '../session.ts';
 import { dashboardLang } from '../texts.ts';
@@ -110,6 +111,11 @@ export const spaceRoutes: DashboardRoutes = (app, { ctx }) => {
           isActive: space.isActive,
           hasWaitingList: space.hasWaitingList,
           members: space.members.map((m) => m.fullName),
+          // Those the member serves and that have a line get a way to their console.
+          console:
+            actor.kind === 'member' && space.members.some((m) => m.userId === actor.user.id) && (kind === 'queue' || space.hasWaitingList)
+              ? consolePath(space)
+              : undefined,
           url: slugUrl(ctx.publicUrl, space),
           created: moment(space.createdAt, lang),
         })),

@@ -1,0 +1,105 @@
+// @module public/js/waiting/line — the client's place in a board's or
+// queue's line, over its own signalling socket (docs/signalling.md,
+// "Waiting lists"): `wait` with the token of the place this tab holds, the
+// views the server sends, and coming back after a dropped connection with
+// that token, so a reload or a new network keeps the place.
+import { Signalling } from '../lib/signalling.js';
+import { readSession, writeSession } from '../lib/storage.js';
+import { RECONNECT_CODES } from '../shared/close-codes.js';
+import { settings, state } from '../meeting/state.js';
+
+const TOKEN_KEY = `foyer.waitingToken.${settings.waiting?.slug}`;
+const RETRY_FIRST_MS = 1000;
+const RETRY_MAX_MS = 15000;
+const FINAL = new Set(['served', 'left', 'declined', 'closed']);
+
+let socket = null;
+let handlers = null;
+let retryDelay = RETRY_FIRST_MS;
+let retryTimer = null;
+let lastError = null;
+let done = false;
+
+/** This tab holds a place (it reloaded, or came back): it can wait again without the entry screen. */
+export function holdsPlace() {
+  return Boolean(readSession(TOKEN_KEY));
+}
+
+/**
+ * Gets in line (or takes the held place back). `onView(view)` for every
+ * view; `onDrop()` when the connection is lost and being restored;
+ * `onRefused(code, error)` when the server will not have this client.
+ */
+export function openLine(callbacks) {
+  handlers = callbacks;
+  done = false;
+  connect();
+  window.addEventListener('online', () => {
+    if (retryTimer) connectNow();
+  });
+}
+
+function connect() {
+  retryTimer = null;
+  lastError = null;
+  const current = new Signalling(settings.wsPath, {
+    onMessage: (m) => socket === current && onMessage(m),
+    onClose: (code) => socket === current && onClose(code),
+  });
+  socket = current;
+  current.opened
+    .then(() => current.send({ type: 'wait', slug: settings.waiting.slug, name: state.name, token: readSession(TOKEN_KEY) }))
+    .catch(() => {});
+}
+
+function connectNow() {
+  clearTimeout(retryTimer);
+  connect();
+}
+
+function onMessage(m) {
+  if (m.type === 'waiting') {
+    if (m.token) writeSession(TOKEN_KEY, m.token);
+    retryDelay = RETRY_FIRST_MS;
+    // A wait that is over is over: the next visit starts a new one.
+    if (FINAL.has(m.view.state)) finishLine();
+    handlers.onView(m.view);
+  } else if (m.type === 'error') {
+    lastError = m;
+  }
+}
+
+function onClose(code) {
+  socket = null;
+  if (done) return;
+  if (RECONNECT_CODES.includes(code)) {
+    handlers.onDrop();
+    const wait = Math.round(retryDelay * (0.8 + Math.random() * 0.4));
+    retryDelay = Math.min(retryDelay * 2, RETRY_MAX_MS);
+    retryTimer = setTimeout(connect, wait);
+    return;
+  }
+  done = true;
+  handlers.onRefused(code, lastError);
+}
+
+/** Gives the place up for good. */
+export function leaveLine() {
+  socket?.send({ type: 'leave' });
+  finishLine();
+}
+
+/** The wait is over (served, declined, closed, left): no reconnecting, no place to take back. */
+export function finishLine() {
+  done = true;
+  clearTimeout(retryTimer);
+  writeSession(TOKEN_KEY, null);
+  const current = socket;
+  socket = null;
+  current?.close();
+}
+
+/** Forgets the place after a refusal (a bad name keeps none). */
+export function forgetPlace() {
+  writeSession(TOKEN_KEY, null);
+}

@@ -1,0 +1,86 @@
+/**
+ * @module web/dashboard/routes/consoles
+ * A member's consoles: `/consoles` lists the boards with a waiting list and
+ * the queues the signed-in member is on; `/boards/:id/console` and
+ * `/queues/:id/console` are the live console of one (the waiting clients,
+ * accept/decline or take next, the member's own switches, the call with
+ * the client). The page only carries what its module needs to open the
+ * console socket; the server checks membership again on that socket and
+ * on every action (src/realtime/handlers/console.ts).
+ */
+import type { Actor } from '../../../domain/actors.ts';
+import { getSpace, listSpaces } from '../../../domain/spaces.ts';
+import type { Space, SpaceKind } from '../../../domain/types.ts';
+import { iceServersFor } from '../../../realtime/ice.ts';
+import { scriptJson } from '../../views.ts';
+import { pathId } from '../forms.ts';
+import { renderPage } from '../render.ts';
+import type { DashboardRoutes } from '../section.ts';
+import { DASHBOARD, requireMember } from '../session.ts';
+
+const KINDS: Array<{ kind: SpaceKind; path: string }> = [
+  { kind: 'board', path: 'boards' },
+  { kind: 'queue', path: 'queues' },
+];
+/** Enough for any organization's boards and queues on one page. */
+const LIST_LIMIT = 500;
+
+function userIdOf(actor: Actor): string | undefined {
+  return actor.kind === 'member' ? actor.user.id : undefined;
+}
+
+function serves(space: Space, userId: string | undefined): boolean {
+  return space.members.some((m) => m.userId === userId);
+}
+
+function hasLine(space: Space): boolean {
+  return space.kind === 'queue' || space.hasWaitingList;
+}
+
+export function consolePath(space: Pick<Space, 'kind' | 'id'>): string {
+  return `${DASHBOARD}/${space.kind === 'board' ? 'boards' : 'queues'}/${space.id}/console`;
+}
+
+export const consoleRoutes: DashboardRoutes = (app, { ctx, config }) => {
+  app.get('/consoles', async (request, reply) => {
+    const actor = requireMember(request);
+    const userId = userIdOf(actor);
+    const spaces: Space[] = [];
+    for (const { kind } of KINDS) {
+      const found = await listSpaces(ctx, actor, kind, { limit: LIST_LIMIT });
+      spaces.push(...found.items.filter((s) => serves(s, userId) && hasLine(s)));
+    }
+    return renderPage(request, reply, 'consoles', {
+      spaces: spaces.map((s) => ({ id: s.id, kind: s.kind, name: s.name, isActive: s.isActive, href: consolePath(s) })),
+    });
+  });
+
+  for (const { kind, path } of KINDS) {
+    app.get<{ Params: { id: string } }>(`/${path}/:id/console`, async (request, reply) => {
+      const actor = requireMember(request);
+      const space = await getSpace(ctx, actor, kind, pathId(request.params.id, kind));
+      const member = serves(space, userIdOf(actor));
+      const problem = !member ? 'console.notMember' : !hasLine(space) ? 'console.noWaitingList' : undefined;
+      const settings = {
+        target: null,
+        title: null,
+        iceServers: iceServersFor(config.ice, ctx.now()),
+        wsPath: '/ws',
+        console: { kind, spaceId: space.id, name: space.name, memberName: actor.kind === 'member' ? actor.user.fullName : '' },
+      };
+      return renderPage(
+        request,
+        reply,
+        'console',
+        {
+          kind,
+          space: { id: space.id, name: space.name, editHref: `${DASHBOARD}/${path}/${space.id}` },
+          problem,
+          settingsJson: problem ? null : scriptJson(settings),
+        },
+        200,
+        { calls: !problem },
+      );
+    });
+  }
+};

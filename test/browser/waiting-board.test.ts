@@ -1,0 +1,127 @@
+/**
+ * A board with a waiting list in real headless Chromium: two clients wait
+ * on the waiting page, a doctor accepts the second from the console, both
+ * see each other's live video, the other client keeps the right place, the
+ * other doctor's console shows who took whom, the API shows the doctor's
+ * joinedCallAt during the call and null after, and hanging up gives the
+ * client the closing screen.
+ */
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import type { Browser } from 'playwright-core';
+import { openTestDatabase, type TestDatabase } from '../support/databases.ts';
+import { client, seedOrganization, startServer, type Client, type SeededOrganization, type TestServer } from '../support/server.ts';
+import { operatorActor } from '../../src/domain/actors.ts';
+import { updateSpace } from '../../src/domain/spaces.ts';
+import { browserSkipReason, launch, openParticipant, waitForGrowth, waitUntil, type Participant } from './support.ts';
+import { clientState, clientWaits, consoleShowsWaiting, consoleView, inCall, memberConsole, newSpace, WAIT } from './waiting-support.ts';
+
+const skip = browserSkipReason();
+
+describe('a board with a waiting list in Chromium', { skip }, () => {
+  let db: TestDatabase;
+  let server: TestServer;
+  let seeded: SeededOrganization;
+  let api: Client;
+  let browser: Browser;
+  const opened: Participant[] = [];
+
+  before(async () => {
+    db = await openTestDatabase('sqlite');
+    server = await startServer(db.store);
+    seeded = await seedOrganization(server.ctx, 'medical', [
+      { email: 'ann@clinic.test', fullName: 'Dr Ann', role: 'ADMIN' },
+      { email: 'bo@clinic.test', fullName: 'Dr Bo', role: 'USER' },
+    ]);
+    api = client(server.baseUrl, seeded);
+    browser = await launch();
+  });
+
+  after(async () => {
+    for (const p of opened) await p.context.close().catch(() => {});
+    await browser?.close();
+    await server?.close();
+    await db?.dispose();
+  });
+
+  it('lets a doctor accept the second of two waiting clients into a call with live video both ways, and ends it with a closing screen', async () => {
+    const [ann, bo] = seeded.users as [typeof seeded.users[0], typeof seeded.users[0]];
+    const board = await newSpace(server, seeded, 'board', [ann, bo]);
+    const cleo = await clientWaits(browser, server, board, 'Cleo', opened);
+    const dan = await clientWaits(browser, server, board, 'Dan', opened);
+    assert.equal((await clientState(cleo))?.position, 1);
+    assert.equal((await clientState(dan))?.position, 2);
+
+    const annConsole = await memberConsole(browser, server, board, ann, opened);
+    const boConsole = await memberConsole(browser, server, board, bo, opened);
+    await consoleShowsWaiting(annConsole, ['Cleo', 'Dan']);
+    await consoleShowsWaiting(boConsole, ['Cleo', 'Dan']);
+    // Members are there and active: the clients are told someone is available.
+    await cleo.waitForFunction(() => (window as any).foyer.view()?.available === true, undefined, { timeout: WAIT });
+    assert.equal(await cleo.isHidden('#nobody'), true);
+
+    await annConsole.click('#waiting-list li:nth-child(2) button.accept');
+    await inCall(dan);
+    await inCall(annConsole);
+    await waitForGrowth(dan, 'framesDecoded', 10, WAIT);
+    await waitForGrowth(annConsole, 'framesDecoded', 10, WAIT);
+
+    // Cleo is still first, and still waiting; Dr Bo sees that Dr Ann took Dan.
+    await consoleShowsWaiting(boConsole, ['Cleo']);
+    const cleoNow = await clientState(cleo);
+    assert.equal(cleoNow?.state, 'waiting');
+    assert.equal(cleoNow?.position, 1);
+    await boConsole.waitForFunction(() => /Dr Ann/.test(document.querySelector('#serving-list')?.textContent ?? ''), undefined, { timeout: WAIT });
+    assert.match((await boConsole.textContent('#serving-list')) ?? '', /Dan.*(taken by|in a call with) Dr Ann/);
+
+    const during = await waitUntil('joinedCallAt set', async () => {
+      const found = await api.get(`/v3/rooms/board/${board.id}`);
+      return found.body.members.find((m: { userId: string }) => m.userId === ann.id)?.joinedCallAt ?? undefined;
+    }, { timeout: WAIT });
+    assert.ok(!Number.isNaN(Date.parse(during)));
+    assert.equal((await api.get(`/v3/rooms/board/${board.id}`)).body.members.find((m: { userId: string }) => m.userId === bo.id).joinedCallAt, null);
+
+    await annConsole.click('#app #leave');
+    await dan.waitForSelector('#finished[data-kind="served"]', { timeout: WAIT });
+    await waitUntil('joinedCallAt cleared', async () => {
+      const found = await api.get(`/v3/rooms/board/${board.id}`);
+      return found.body.members.find((m: { userId: string }) => m.userId === ann.id)?.joinedCallAt === null || undefined;
+    }, { timeout: WAIT });
+    await annConsole.waitForSelector('#app', { state: 'hidden', timeout: WAIT });
+    const after = await consoleView(annConsole);
+    assert.equal(after.me.current, null);
+    assert.deepEqual(after.waiting.map((w) => w.name), ['Cleo']);
+  });
+
+  it('tells a client when nobody is available, keeps their place across a reload, and shows a declined client the message', async () => {
+    const [ann] = seeded.users as [typeof seeded.users[0]];
+    const board = await updateSpace(server.ctx, operatorActor(seeded.organization), 'board', (await newSpace(server, seeded, 'board', [ann])).id, {
+      closingMessage: 'Open again at 2 pm.',
+    });
+    // displayName, skipPrejoin and lang as on meeting pages: straight into the line, in German.
+    const p = await openParticipant(browser, `${server.origin}/${board.slug}?displayName=Eve&skipPrejoin=true&lang=de`);
+    opened.push(p);
+    const eve = p.page;
+    await eve.waitForFunction(() => (window as any).foyer?.view()?.state === 'waiting', undefined, { timeout: WAIT });
+    await eve.waitForSelector('#nobody', { state: 'visible', timeout: WAIT });
+    assert.match((await eve.textContent('#nobody')) ?? '', /Gerade ist niemand erreichbar.*Open again at 2 pm\./s);
+    const fred = await clientWaits(browser, server, board, 'Fred', opened);
+    assert.equal((await clientState(fred))?.position, 2);
+
+    await fred.reload();
+    await fred.waitForFunction(() => (window as any).foyer?.view()?.state === 'waiting', undefined, { timeout: WAIT });
+    assert.equal(await fred.isVisible('#name'), false, 'no name asked again');
+    assert.equal((await clientState(fred))?.position, 2);
+
+    const annConsole = await memberConsole(browser, server, board, ann, opened);
+    await consoleShowsWaiting(annConsole, ['Eve', 'Fred']);
+    await eve.waitForSelector('#nobody', { state: 'hidden', timeout: WAIT });
+    await annConsole.click('#waiting-list li:nth-child(1) summary');
+    await annConsole.fill('#waiting-list li:nth-child(1) input[name="message"]', 'Please call the front desk.');
+    await annConsole.click('#waiting-list li:nth-child(1) .decline-form button');
+    await eve.waitForSelector('#finished[data-kind="declined"]', { timeout: WAIT });
+    assert.equal(await eve.textContent('#declined-message'), 'Please call the front desk.');
+    await consoleShowsWaiting(annConsole, ['Fred']);
+    await fred.waitForFunction(() => (window as any).foyer.view()?.position === 1, undefined, { timeout: WAIT });
+  });
+});

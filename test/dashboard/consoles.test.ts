@@ -1,0 +1,106 @@
+/**
+ * A member's consoles in the dashboard, over plain HTTP on SQLite: the
+ * Waiting lists page lists the boards with a waiting list and the queues
+ * the member is on (and nothing else); the boards and queues list links
+ * those to their consoles; a console page carries only what its module
+ * needs, may use the camera and the signalling socket, and loads no
+ * inline script; a board the member is not on, or without a waiting
+ * list, says so instead of opening a console.
+ */
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { operatorActor } from '../../src/domain/actors.ts';
+import { createSpace, updateSpace } from '../../src/domain/spaces.ts';
+import type { Space, SpaceKind } from '../../src/domain/types.ts';
+import { openTestDatabase, type TestDatabase } from '../support/databases.ts';
+import { signedIn, type DashboardClient } from '../support/dashboard-client.ts';
+import { tagById, textById } from '../support/html.ts';
+import { seedOrganization, startServer, type SeededOrganization, type TestServer } from '../support/server.ts';
+
+let sequence = 0;
+
+describe('a member’s consoles in the dashboard', () => {
+  let db: TestDatabase;
+  let server: TestServer;
+  let org: SeededOrganization;
+  let sam: DashboardClient;
+  let spaces: Record<string, Space>;
+
+  const space = async (kind: SpaceKind, name: string, members: string[], hasWaitingList?: boolean) => {
+    const operator = operatorActor(org.organization);
+    const created = await createSpace(server.ctx, operator, kind, { name, slug: `${kind}-${++sequence}-${Date.now().toString(36)}`, hasWaitingList });
+    return updateSpace(server.ctx, operator, kind, created.id, { memberIds: members });
+  };
+
+  before(async () => {
+    db = await openTestDatabase('sqlite');
+    server = await startServer(db.store, { passwordHashCost: 14 });
+    org = await seedOrganization(server.ctx, 'medical', [
+      { email: 'sam@clinic.test', fullName: 'Sam Serve', role: 'USER' },
+      { email: 'tia@clinic.test', fullName: 'Tia Other', role: 'USER' },
+    ]);
+    const [samUser, tiaUser] = org.users;
+    spaces = {
+      surgery: await space('board', 'Surgery', [samUser!.id], true),
+      walkIn: await space('board', 'Walk-in', [samUser!.id], false),
+      helpdesk: await space('queue', 'Helpdesk', [samUser!.id, tiaUser!.id]),
+      notMine: await space('queue', 'Billing', [tiaUser!.id]),
+    };
+    sam = await signedIn(server.origin, server.ctx, org.organization, 'sam@clinic.test');
+  });
+  after(async () => {
+    await server?.close();
+    await db?.dispose();
+  });
+
+  it('lists the member’s boards with a waiting list and queues, each linked to its console', async () => {
+    const page = await sam.get('/dashboard/consoles?lang=en');
+    assert.equal(page.status, 200);
+    const list = textById(page.text, 'consoles') ?? '';
+    assert.match(list, /Surgery/);
+    assert.match(list, /Helpdesk/);
+    assert.doesNotMatch(list, /Walk-in|Billing/);
+    assert.ok(page.text.includes(`href="/dashboard/boards/${spaces.surgery!.id}/console"`));
+    assert.ok(page.text.includes(`href="/dashboard/queues/${spaces.helpdesk!.id}/console"`));
+    assert.match(page.text, /<a href="\/dashboard\/consoles" aria-current="page">Waiting lists<\/a>/);
+  });
+
+  it('links a console from the boards and queues lists only where the member serves a line', async () => {
+    const queues = await sam.get('/dashboard/queues?lang=en');
+    assert.ok(tagById(queues.text, `console-${spaces.helpdesk!.id}`));
+    assert.equal(tagById(queues.text, `console-${spaces.notMine!.id}`), undefined);
+    const boards = await sam.get('/dashboard/boards?lang=en');
+    assert.ok(tagById(boards.text, `console-${spaces.surgery!.id}`));
+    assert.equal(tagById(boards.text, `console-${spaces.walkIn!.id}`), undefined);
+  });
+
+  it('serves a console page with its settings as data, its own module, and a policy that allows the camera and the socket', async () => {
+    const page = await sam.get(`/dashboard/queues/${spaces.helpdesk!.id}/console?lang=de`);
+    assert.equal(page.status, 200);
+    assert.match(page.text, /<script type="module" src="\/static\/js\/pages\/console\.js"><\/script>/);
+    assert.doesNotMatch(page.text, /<script>(?!<)/, 'no inline script');
+    const settings = JSON.parse(/<script type="application\/json" id="foyer-settings">(.*?)<\/script>/s.exec(page.text)![1]!);
+    assert.deepEqual(settings.console, { kind: 'queue', spaceId: spaces.helpdesk!.id, name: 'Helpdesk', memberName: 'Sam Serve' });
+    assert.ok(tagById(page.text, 'take-next'), 'a queue has take next');
+    assert.match(page.headers.get('permissions-policy') ?? '', /camera=\(self\)/);
+    assert.match(page.headers.get('content-security-policy') ?? '', /media-src 'self' blob: mediastream:/);
+    assert.match(page.headers.get('content-security-policy') ?? '', /script-src 'self';/);
+    assert.match(textById(page.text, 'waiting-empty') ?? '', /Niemand wartet/);
+
+    const board = await sam.get(`/dashboard/boards/${spaces.surgery!.id}/console`);
+    assert.equal(tagById(board.text, 'take-next'), undefined, 'a board accepts clients one by one');
+    // Other dashboard pages keep the camera off.
+    assert.match((await sam.get('/dashboard/queues')).headers.get('permissions-policy') ?? '', /camera=\(\)/);
+  });
+
+  it('says so, instead of a console, for a queue the member is not on and a board without a waiting list', async () => {
+    const notMine = await sam.get(`/dashboard/queues/${spaces.notMine!.id}/console?lang=en`);
+    assert.equal(notMine.status, 200);
+    assert.match(textById(notMine.text, 'console-problem') ?? '', /not a member/);
+    assert.doesNotMatch(notMine.text, /console\.js|foyer-settings/);
+    const walkIn = await sam.get(`/dashboard/boards/${spaces.walkIn!.id}/console?lang=en`);
+    assert.match(textById(walkIn.text, 'console-problem') ?? '', /no waiting list/);
+    // The kind in the path must match: a queue is not found as a board.
+    assert.equal((await sam.get(`/dashboard/boards/${spaces.helpdesk!.id}/console`)).status, 404);
+  });
+});
