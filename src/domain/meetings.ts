@@ -31,6 +31,12 @@ export interface CreateMeetingInput {
   meetingId?: string | undefined;
   /** Unvalidated: checked here to be a flat object of strings, numbers or booleans. */
   queryParameters?: unknown;
+  /**
+   * Lock the meeting until its owner first joins (arrivals knock meanwhile).
+   * Default: true for a CONSULTATION with an owner, false otherwise; true
+   * needs an owner. A v3 extension field (see the README).
+   */
+  waitForOwner?: boolean | undefined;
 }
 
 export function parseMeetingType(value: string | undefined): MeetingType | undefined {
@@ -105,6 +111,11 @@ export async function createMeeting(ctx: DomainContext, actor: Actor, input: Cre
     }
   }
 
+  const waitForOwner = input.waitForOwner ?? (type === 'CONSULTATION' && ownerEmail !== undefined);
+  if (waitForOwner && ownerEmail === undefined) {
+    errors.push({ field: 'waitForOwner', message: 'waitForOwner needs an ownerEmail: the owner is who lets people in.' });
+  }
+
   if (errors.length) throw new ValidationError(errors);
 
   const createdAt = ctx.now();
@@ -120,6 +131,7 @@ export async function createMeeting(ctx: DomainContext, actor: Actor, input: Cre
     closesAt: isInfinite ? null : new Date(createdAt.getTime() + ctx.idleCloseSeconds * 1000),
     closedAt: null,
     deletedAt: null,
+    lock: waitForOwner ? 'until_owner' : 'open',
   };
 
   if (!queryParameters) {
@@ -182,11 +194,11 @@ export async function deleteMeeting(ctx: DomainContext, actor: Actor, id: string
  * API client) decides: a waiting-list call that is over, an admin ending a
  * meeting. Raises `meeting.ended` (reason `closed`); the page then answers 410.
  */
-export async function endMeeting(ctx: DomainContext, meetingId: string): Promise<Meeting | undefined> {
+export async function endMeeting(ctx: DomainContext, meetingId: string, byUserId?: string): Promise<Meeting | undefined> {
   return transact(ctx, async (tx) => {
     const at = tx.now();
     const meeting = await tx.store.closeMeeting(meetingId, at);
-    if (meeting) raise(tx, { type: 'meeting.ended', organizationId: meeting.organizationId, meetingId: meeting.id, reason: 'closed', at });
+    if (meeting) raise(tx, { type: 'meeting.ended', organizationId: meeting.organizationId, meetingId: meeting.id, reason: 'closed', at, ...(byUserId ? { byUserId } : {}) });
     return meeting;
   });
 }

@@ -67,12 +67,16 @@ export interface Joiner extends MediaState {
   /** The connection's id, unique across instances. */
   id: string;
   displayName: string;
+  /** The meeting's admin (see meeting-admin.ts); always false in a room's session. */
+  host: boolean;
+  /** Who they are across reconnects, if known (see Participant). */
+  guestKey: string | null;
 }
 
 /** Adds a participant to a meeting or to a room's current session (starting one if needed); raises `participant.joined`. */
 export async function enterPlace(ctx: LiveContext, target: JoinTarget, joiner: Joiner): Promise<JoinResult> {
   const at = ctx.now();
-  const participant = { ...joiner, instanceId: ctx.instanceId, joinedAt: at };
+  const participant = { ...joiner, host: 'meetingId' in target && joiner.host, instanceId: ctx.instanceId, joinedAt: at };
 
   if ('meetingId' in target) {
     const found = await meetingAtLink(ctx, { id: target.meetingId });

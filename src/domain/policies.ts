@@ -15,11 +15,17 @@
  *
  * (*) only a member listed on that board or queue (checked by domain/waiting).
  *
+ * A meeting in progress is run by its admin (see `isMeetingAdmin`): the
+ * member named by `ownerEmail`, or, for a meeting without an owner, any
+ * ADMIN of its organization. Only a member's own session makes them admin,
+ * never what a browser sends.
+ *
  * API keys do not manage keys or read usage: the spec gives the API no
  * such endpoints, and a leaked key must not be able to mint more keys.
  */
 import type { Actor } from './actors.ts';
 import { ForbiddenError } from './errors.ts';
+import type { Meeting } from './types.ts';
 
 export type Action =
   | 'organization.read'
@@ -57,4 +63,15 @@ export function can(actor: Actor, action: Action): boolean {
 /** Throws `ForbiddenError` unless `actor` may do `action`. */
 export function authorize(actor: Actor, action: Action): void {
   if (!can(actor, action)) throw new ForbiddenError();
+}
+
+/** Whether `actor` administers `meeting` in the call: its owner; for a meeting without one, any ADMIN of its organization. */
+export function isMeetingAdmin(actor: Actor | null, meeting: Pick<Meeting, 'organizationId' | 'ownerUserId'>): boolean {
+  if (!actor || actor.kind !== 'member' || actor.organization.id !== meeting.organizationId) return false;
+  return meeting.ownerUserId ? actor.user.id === meeting.ownerUserId : actor.user.role === 'ADMIN';
+}
+
+/** Throws `ForbiddenError` unless `actor` administers `meeting`. */
+export function authorizeMeetingAdmin(actor: Actor | null, meeting: Pick<Meeting, 'organizationId' | 'ownerUserId'>): asserts actor is Extract<Actor, { kind: 'member' }> {
+  if (!isMeetingAdmin(actor, meeting)) throw new ForbiddenError('Only the host of this meeting may do this.');
 }

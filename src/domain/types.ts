@@ -67,7 +67,16 @@ export interface Meeting {
   closesAt: Date | null;
   closedAt: Date | null;
   deletedAt: Date | null;
+  /** Whether arrivals knock (see meeting-admin.ts). */
+  lock: MeetingLock;
 }
+
+/**
+ * `open`: anyone with the link enters; `locked`: arrivals knock and the
+ * admin lets each in or turns them away; `until_owner`: locked until the
+ * owner first joins, then open (the default of a CONSULTATION with an owner).
+ */
+export type MeetingLock = 'open' | 'locked' | 'until_owner';
 
 export interface Room {
   id: string;

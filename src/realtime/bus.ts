@@ -14,7 +14,13 @@ export type RelayedMessage = Extract<ServerMessage, { type: 'offer' | 'answer' |
 export type BusMessage =
   | { t: 'presence'; place: PlaceRef }
   | { t: 'signal'; place: PlaceRef; to: string; message: RelayedMessage }
-  | { t: 'ended'; place: PlaceRef; reason: 'closed' | 'deleted' }
+  | { t: 'ended'; place: PlaceRef; reason: 'closed' | 'deleted'; byHost?: boolean }
+  /** The meeting admin's decisions (see admin-fanout.ts). */
+  | { t: 'lock'; place: PlaceRef; locked: boolean }
+  | { t: 'knocks'; place: PlaceRef }
+  | { t: 'admission'; place: PlaceRef; knockId: string; admitted: boolean }
+  | { t: 'removed'; place: PlaceRef; participantId: string }
+  | { t: 'mute'; place: PlaceRef; to: string }
   /** A board's or queue's waiting list changed: its followers are sent their view. */
   | { t: 'line'; organizationId: string; spaceId: string };
 

@@ -10,7 +10,8 @@ import { leavePlace, updateMedia } from '../domain/places.ts';
 import { clientDisconnected } from '../domain/waiting/arrival.ts';
 import { closeConsole } from '../domain/waiting/consoles.ts';
 import type { MediaState, PlaceRef } from '../domain/presence.ts';
-import type { ClientConnection, ConnectionState, Handler, HubServices, Watched } from './contracts.ts';
+import { withdrawKnock } from '../domain/meeting-admin.ts';
+import type { ClientConnection, ConnectionState, Handler, HubServices, PendingJoin, Watched } from './contracts.ts';
 import { HANDLERS } from './handlers/index.ts';
 import { CloseCode, parseClientMessage, ProtocolError, type ClientMessage, type ServerMessage } from './protocol.ts';
 
@@ -43,6 +44,8 @@ export class Connection implements ClientConnection {
   place: PlaceRef | undefined;
   entryId: string | undefined;
   watched: Watched | undefined;
+  host = false;
+  pendingJoin: PendingJoin | undefined;
   private queue: Promise<void> = Promise.resolve();
   private windowStart = Date.now();
   private windowCount = 0;
@@ -57,6 +60,7 @@ export class Connection implements ClientConnection {
     private readonly peer: Peer,
     readonly id: string,
     readonly member: Actor | null = null,
+    readonly guestKey: string | null = null,
   ) {
     this.joinTimer = setTimeout(() => {
       if (this.state === 'new') this.close(CloseCode.joinTimeout, 'No join message in time.');
@@ -91,7 +95,7 @@ export class Connection implements ClientConnection {
   }
 
   /** Runs `step` after every message before it. */
-  private enqueue(step: () => Promise<void>): void {
+  enqueue(step: () => Promise<void>): void {
     this.queue = this.queue.then(step).catch((error: unknown) => {
       this.hub.log.error({ err: error }, 'realtime: message handling failed');
       this.close(CloseCode.badMessage, 'Internal error.');
@@ -111,10 +115,22 @@ export class Connection implements ClientConnection {
   }
 
   /** The join went through: this connection is now in `place`. */
-  joined(place: PlaceRef): void {
+  joined(place: PlaceRef, host = false): void {
+    clearTimeout(this.joinTimer);
+    const registered = this.place !== undefined;
+    this.place = place;
+    this.host = host;
+    this.pendingJoin = undefined;
+    this.state = 'joined';
+    if (!registered) this.hub.register(this, place);
+  }
+
+  knocks(place: PlaceRef, pending: PendingJoin): void {
     clearTimeout(this.joinTimer);
     this.place = place;
-    this.state = 'joined';
+    this.pendingJoin = pending;
+    this.state = 'knocking';
+    // Registered with the place, so that its end and the admin's decision reach the knocker.
     this.hub.register(this, place);
   }
 
@@ -180,6 +196,14 @@ export class Connection implements ClientConnection {
       );
       return;
     }
+    if (was === 'knocking') {
+      void this.hub.track(
+        this.queue.then(() => withdrawKnock(this.hub.ctx, this.id)).catch((error: unknown) => {
+          this.hub.log.error({ err: error }, 'realtime: could not withdraw a knock');
+        }),
+      );
+      return;
+    }
     if (was !== 'joined') return;
     const place = this.place!;
     // After any message still in flight, so a join that is finishing is undone too.
@@ -196,9 +220,9 @@ export class Connection implements ClientConnection {
   }
 
   /** The place ended: tell the client, then close. */
-  end(reason: 'closed' | 'deleted'): void {
+  end(reason: 'closed' | 'deleted', byHost = false): void {
     if (this.state === 'gone') return;
-    this.send({ type: 'ended', reason });
+    this.send(byHost ? { type: 'ended', reason, by: 'host' } : { type: 'ended', reason });
     this.close(CloseCode.gone, reason === 'deleted' ? 'Meeting deleted.' : 'Meeting closed.');
   }
 

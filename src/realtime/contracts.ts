@@ -25,10 +25,19 @@ export interface HubServices {
 }
 
 /**
- * new: opened, nothing asked yet; joined: in a meeting place; waiting: a
- * client in a waiting list; console: a member watching a board or queue.
+ * new: opened, nothing asked yet; joined: in a meeting place; knocking:
+ * waiting for a meeting's admin to let them in; waiting: a client in a
+ * waiting list; console: a member watching a board or queue.
  */
-export type ConnectionState = 'new' | 'joined' | 'waiting' | 'console' | 'gone';
+export type ConnectionState = 'new' | 'joined' | 'knocking' | 'waiting' | 'console' | 'gone';
+
+/** What a knocking participant asked for, to enter with once let in. */
+export interface PendingJoin {
+  meetingId: string;
+  displayName: string;
+  audio: boolean;
+  video: boolean;
+}
 
 /** What a waiting client or a console watches. */
 export interface Watched {
@@ -44,6 +53,12 @@ export interface ClientConnection {
   readonly place: PlaceRef | undefined;
   /** The signed-in member whose browser opened this connection (its session cookie), if any. */
   readonly member: Actor | null;
+  /** Who this is across reconnects: the member, or the browser's participant cookie (hashed); null when unknown. */
+  readonly guestKey: string | null;
+  /** In a meeting as its admin. */
+  readonly host: boolean;
+  /** A knocking participant's join, to enter with once let in. */
+  readonly pendingJoin: PendingJoin | undefined;
   /** A waiting client's entry, once they wait. */
   readonly entryId: string | undefined;
   /** The space a waiting client or a console follows. */
@@ -52,8 +67,10 @@ export interface ClientConnection {
   /** Tells the client why (an `error` message), then closes with `code`. */
   refuse(code: number, errorCode: string, message: string): void;
   close(code: number, reason: string): void;
-  /** The join went through: the connection is now in `place`. */
-  joined(place: PlaceRef): void;
+  /** The join went through: the connection is now in `place` (as its admin, with `host`). */
+  joined(place: PlaceRef, host?: boolean): void;
+  /** The participant knocks at the meeting `place`, waiting for its admin. */
+  knocks(place: PlaceRef, pending: PendingJoin): void;
   /** The client is in a waiting list, with this entry. */
   waits(entryId: string, watched: Watched): void;
   /** The member's console follows this space. */

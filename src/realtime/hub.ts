@@ -13,6 +13,7 @@ import type { DomainEvent } from '../domain/events.ts';
 import type { LiveContext } from '../domain/lifecycle.ts';
 import { participantsOf } from '../domain/places.ts';
 import { placeKey, type PlaceRef } from '../domain/presence.ts';
+import { busMessagesOf, deliverAdmin, isAdminMessage } from './admin-fanout.ts';
 import type { Bus, BusMessage } from './bus.ts';
 import { Connection, type ConnectionHost, type Peer } from './connection.ts';
 import type { RealtimeLogger, Watched } from './contracts.ts';
@@ -82,9 +83,14 @@ export class Hub implements ConnectionHost {
     await this.bus.close();
   }
 
-  /** A new transport connection, opened by `member`'s browser when it carried their session. */
-  open(peer: Peer, member: Actor | null = null): Connection {
-    const connection = new Connection(this, peer, 'c_' + randomBytes(12).toString('base64url'), member);
+  /**
+   * A new transport connection, opened by `member`'s browser when it carried
+   * their session; `browserKey` identifies the browser (its participant
+   * cookie, hashed) when there is no member.
+   */
+  open(peer: Peer, member: Actor | null = null, browserKey: string | null = null): Connection {
+    const guestKey = member?.kind === 'member' ? `member:${member.user.id}` : browserKey && `browser:${browserKey}`;
+    const connection = new Connection(this, peer, 'c_' + randomBytes(12).toString('base64url'), member, guestKey);
     this.connections.set(connection.id, connection);
     return connection;
   }
@@ -156,8 +162,10 @@ export class Hub implements ConnectionHost {
   /** A place that ended here (a delete, a sweep) ends on every instance; a changed waiting list is sent everywhere. */
   private onDomainEvent(event: DomainEvent): void {
     this.lines.onDomainEvent(event);
+    for (const message of busMessagesOf(event)) this.bus.publish(message);
     if (event.type === 'meeting.ended') {
-      this.bus.publish({ t: 'ended', place: { kind: 'meeting', id: event.meetingId }, reason: event.reason });
+      const byHost = event.byUserId !== undefined;
+      this.bus.publish({ t: 'ended', place: { kind: 'meeting', id: event.meetingId }, reason: event.reason, ...(byHost ? { byHost } : {}) });
     } else if (event.type === 'room.session.ended') {
       this.bus.publish({ t: 'ended', place: { kind: 'session', id: event.sessionId }, reason: 'closed' });
     }
@@ -170,17 +178,21 @@ export class Hub implements ConnectionHost {
     }
     const local = this.byPlace.get(placeKey(message.place));
     if (!local) return;
+    if (isAdminMessage(message)) {
+      void this.track(deliverAdmin(message, local).catch((error: unknown) => this.log.error({ err: error }, 'realtime: could not deliver an admin decision')));
+      return;
+    }
     switch (message.t) {
       case 'presence':
         void this.track(this.pushParticipants(message.place, local));
         break;
       case 'signal': {
         const target = this.connections.get(message.to);
-        if (target && local.has(target)) target.send(message.message);
+        if (target?.state === 'joined' && local.has(target)) target.send(message.message);
         break;
       }
       case 'ended':
-        for (const c of [...local]) c.end(message.reason);
+        for (const c of [...local]) c.end(message.reason, message.byHost === true);
         break;
     }
   }
@@ -188,7 +200,7 @@ export class Hub implements ConnectionHost {
   private async pushParticipants(place: PlaceRef, local: Set<Connection>): Promise<void> {
     try {
       const participants = (await participantsOf(this.ctx, place)).map(participantView);
-      for (const c of local) c.send({ type: 'participants', participants });
+      for (const c of local) if (c.state === 'joined') c.send({ type: 'participants', participants });
     } catch (error) {
       this.log.error({ err: error }, 'realtime: could not read presence');
     }

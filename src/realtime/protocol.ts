@@ -37,7 +37,14 @@ export type ClientMessage =
   | { type: 'accept'; entryId: string }
   | { type: 'decline'; entryId: string; message: string | null }
   | { type: 'take_next' }
-  | { type: 'status'; isActive: boolean | undefined; isAutoAccepting: boolean | undefined };
+  | { type: 'status'; isActive: boolean | undefined; isAutoAccepting: boolean | undefined }
+  | { type: 'end' }
+  | { type: 'remove'; participantId: string }
+  | { type: 'ask_mute'; participantId: string }
+  | { type: 'lock' }
+  | { type: 'unlock' }
+  | { type: 'admit'; knockId: string }
+  | { type: 'turn_away'; knockId: string };
 
 export interface ParticipantView {
   id: string;
@@ -45,6 +52,17 @@ export interface ParticipantView {
   audio: boolean;
   video: boolean;
   screen: boolean;
+  /** The meeting's admin: everyone sees them as the host. */
+  host: boolean;
+}
+
+/** Someone knocking, as their meeting's admin sees them. */
+export interface KnockView {
+  id: string;
+  name: string;
+  arrivedAt: string;
+  /** They had been removed from this meeting earlier. */
+  wasRemoved: boolean;
 }
 
 export type ServerMessage =
@@ -53,11 +71,19 @@ export type ServerMessage =
       you: ParticipantView;
       place: { kind: 'meeting' | 'room'; title: string | null };
       participants: ParticipantView[];
+      /** You are the meeting's admin. */
+      host: boolean;
+      /** Arrivals knock (always false in a room). */
+      locked: boolean;
     }
   | { type: 'participants'; participants: ParticipantView[] }
   | { type: 'offer' | 'answer'; from: string; sdp: string }
   | { type: 'ice'; from: string; candidate: IceCandidate | null }
-  | { type: 'ended'; reason: 'closed' | 'deleted' }
+  | { type: 'ended'; reason: 'closed' | 'deleted'; by?: 'host' }
+  | { type: 'knocking'; wasRemoved: boolean }
+  | { type: 'knocks'; knocks: KnockView[] }
+  | { type: 'lock'; locked: boolean }
+  | { type: 'mute_requested' }
   | { type: 'error'; code: string; message: string }
   | { type: 'pong' }
   | { type: 'waiting'; token: string | undefined; view: ClientView }
@@ -145,6 +171,13 @@ const PARSERS: { [T in ClientMessage['type']]: (o: Fields) => MessageOf<T> } = {
   decline: (o) => ({ type: 'decline', entryId: str(o, 'entryId', MAX_ID_CHARS), message: nullableStr(o, 'message', 1000) }),
   take_next: () => ({ type: 'take_next' }),
   status: (o) => ({ type: 'status', isActive: optionalBool(o, 'isActive'), isAutoAccepting: optionalBool(o, 'isAutoAccepting') }),
+  end: () => ({ type: 'end' }),
+  remove: (o) => ({ type: 'remove', participantId: str(o, 'participantId', MAX_ID_CHARS) }),
+  ask_mute: (o) => ({ type: 'ask_mute', participantId: str(o, 'participantId', MAX_ID_CHARS) }),
+  lock: () => ({ type: 'lock' }),
+  unlock: () => ({ type: 'unlock' }),
+  admit: (o) => ({ type: 'admit', knockId: str(o, 'knockId', MAX_ID_CHARS) }),
+  turn_away: (o) => ({ type: 'turn_away', knockId: str(o, 'knockId', MAX_ID_CHARS) }),
 };
 
 function optionalBool(o: Fields, key: string): boolean | undefined {
@@ -170,6 +203,10 @@ export function parseClientMessage(text: string): ClientMessage {
 }
 
 /** How a participant is shown to the others. */
-export function participantView(p: { id: string; displayName: string; audio: boolean; video: boolean; screen: boolean }): ParticipantView {
-  return { id: p.id, name: p.displayName, audio: p.audio, video: p.video, screen: p.screen };
+export function participantView(p: { id: string; displayName: string; audio: boolean; video: boolean; screen: boolean; host: boolean }): ParticipantView {
+  return { id: p.id, name: p.displayName, audio: p.audio, video: p.video, screen: p.screen, host: p.host };
+}
+
+export function knockView(k: { id: string; displayName: string; arrivedAt: Date; wasRemoved: boolean }): KnockView {
+  return { id: k.id, name: k.displayName, arrivedAt: k.arrivedAt.toISOString(), wasRemoved: k.wasRemoved };
 }

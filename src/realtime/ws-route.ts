@@ -40,6 +40,8 @@ export interface WsRouteOptions {
   pingIntervalMs: number;
   /** The signed-in member whose browser opens the socket (from its session cookie), if any. */
   memberOf?: (request: FastifyRequest) => Promise<Actor | null>;
+  /** Who the browser is across reconnects (its participant cookie, hashed), if it has one. */
+  browserOf?: (request: FastifyRequest) => string | null;
   /** Open sockets per client address (`request.ip`); 0: no cap. */
   connectionsPerAddress: number;
 }
@@ -97,7 +99,7 @@ export async function realtimeRoutes(app: FastifyInstance, opts: WsRouteOptions)
       close(code, reason) {
         closeSocket(socket, code, reason);
       },
-    }, members.get(request) ?? null);
+    }, members.get(request) ?? null, opts.browserOf?.(request) ?? null);
     socket.on('message', (data, isBinary) => {
       alive = true;
       if (isBinary) {

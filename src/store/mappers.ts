@@ -108,6 +108,7 @@ export function meetingToRow(m: Meeting): MeetingsTable {
     closes_at: toMillisOrNull(m.closesAt),
     closed_at: toMillisOrNull(m.closedAt),
     deleted_at: toMillisOrNull(m.deletedAt),
+    lock_state: m.lock,
   };
 }
 
@@ -124,6 +125,7 @@ export function rowToMeeting(r: MeetingsTable): Meeting {
     closesAt: toDateOrNull(r.closes_at),
     closedAt: toDateOrNull(r.closed_at),
     deletedAt: toDateOrNull(r.deleted_at),
+    lock: r.lock_state === 'locked' || r.lock_state === 'until_owner' ? r.lock_state : 'open',
   };
 }
 

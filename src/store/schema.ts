@@ -60,6 +60,8 @@ export interface MeetingsTable {
   closes_at: number | null;
   closed_at: number | null;
   deleted_at: number | null;
+  /** 'open', 'locked' or 'until_owner' (migration 014). */
+  lock_state: string;
 }
 
 export interface RoomsTable {
@@ -138,6 +140,10 @@ export interface PresenceTable {
   video: IntBool;
   screen: IntBool;
   joined_at: number;
+  /** The meeting's admin, as decided from their session at join (migration 014). */
+  is_host: IntBool;
+  /** Who the participant is across reconnects: their member id or their browser's (migration 014). */
+  guest_key: string | null;
 }
 
 /** A period of use of a room or board (migration 002); at most one open per place. */
@@ -212,6 +218,26 @@ export interface MemberConsolesTable {
   opened_at: number;
 }
 
+/** An arrival knocking at a locked meeting, one per connection (migration 014). */
+export interface MeetingKnocksTable {
+  id: string;
+  meeting_id: string;
+  instance_id: string;
+  display_name: string;
+  guest_key: string | null;
+  was_removed: IntBool;
+  state: 'knocking' | 'admitted' | 'turned_away';
+  arrived_at: number;
+  decided_at: number | null;
+}
+
+/** A participant the admin removed from a meeting, until let in again (migration 014). */
+export interface MeetingRemovalsTable {
+  meeting_id: string;
+  guest_key: string;
+  removed_at: number;
+}
+
 export interface Database {
   organizations: OrganizationsTable;
   users: UsersTable;
@@ -231,4 +257,6 @@ export interface Database {
   sign_in_failures: SignInFailuresTable;
   waiting_entries: WaitingEntriesTable;
   member_consoles: MemberConsolesTable;
+  meeting_knocks: MeetingKnocksTable;
+  meeting_removals: MeetingRemovalsTable;
 }

@@ -15,6 +15,8 @@ export interface ShellSettings {
   title: string | null;
   iceServers: IceServer[];
   wsPath: string;
+  /** The signed-in member opening the page is the meeting's admin (shown on the pre-join screen). */
+  host?: boolean;
   /** A board's or queue's waiting page: where to wait (the call's meeting comes from the server later). */
   waiting?: { slug: string; kind: 'board' | 'queue' };
 }

@@ -38,6 +38,8 @@ import { dashboardPlugin } from './dashboard/plugin.ts';
 import { DASHBOARD, SESSION_COOKIE } from './dashboard/session.ts';
 import { currentMember } from '../domain/sign-in.ts';
 import { registerViews } from './views.ts';
+import { browserKeyOf, ensureParticipantCookie } from './participant-cookie.ts';
+import { isMeetingAdmin } from '../domain/policies.ts';
 
 const PUBLIC_DIR = fileURLToPath(new URL('../../public/', import.meta.url));
 const UPLOT_DIR = join(dirname(createRequire(import.meta.url).resolve('uplot/package.json')), 'dist');
@@ -60,6 +62,7 @@ export async function webPlugin(app: FastifyInstance, opts: WebPluginOptions): P
     pingIntervalMs: realtime.pingIntervalMs,
     connectionsPerAddress: config.wsConnectionsPerAddress,
     memberOf: async (request) => (await currentMember(ctx, request.cookies[SESSION_COOKIE]))?.actor ?? null,
+    browserOf: browserKeyOf,
   });
   await app.register(fastifyStatic, {
     root: PUBLIC_DIR,
@@ -102,9 +105,10 @@ export async function webPlugin(app: FastifyInstance, opts: WebPluginOptions): P
       .viewAsync('plain', plainView(lang, kind === 'gone' ? s.goneTitle : s.notFoundTitle, kind === 'gone' ? s.gone : s.notFound));
   };
 
-  const shell = (request: FastifyRequest, reply: FastifyReply, target: ShellSettings['target'], title: string | null, waiting?: ShellSettings['waiting']) => {
+  const shell = (request: FastifyRequest, reply: FastifyReply, target: ShellSettings['target'], title: string | null, waiting?: ShellSettings['waiting'], host = false) => {
     pageHeaders(reply, request, config.frameAncestors);
-    const settings: ShellSettings = { target, title, iceServers: iceServersFor(config.ice, ctx.now()), wsPath: '/ws', ...(waiting ? { waiting } : {}) };
+    ensureParticipantCookie(request, reply, config.publicUrl);
+    const settings: ShellSettings = { target, title, iceServers: iceServersFor(config.ice, ctx.now()), wsPath: '/ws', host, ...(waiting ? { waiting } : {}) };
     return reply.type('text/html; charset=utf-8').viewAsync('shell', shellView(settings, langOf(request), waiting ? WAITING_ENTRY : MEETING_ENTRY));
   };
 
@@ -112,7 +116,9 @@ export async function webPlugin(app: FastifyInstance, opts: WebPluginOptions): P
     const found = await meetingAtLink(ctx, { id: request.params.id });
     if (!found) return plain(request, reply, 404, 'notFound');
     if (found.state !== 'open') return plain(request, reply, 410, 'gone');
-    return shell(request, reply, { meetingId: found.meeting.id }, null);
+    // The pre-join screen already says "you are the host"; the server decides again at join.
+    const member = (await currentMember(ctx, request.cookies[SESSION_COOKIE]))?.actor ?? null;
+    return shell(request, reply, { meetingId: found.meeting.id }, null, undefined, isMeetingAdmin(member, found.meeting));
   });
 
   app.get<{ Params: { code: string } }>('/m/:code', { schema: { hide: true } }, async (request, reply) => {

@@ -37,7 +37,7 @@ for (const database of await testDatabases()) {
       );
     let a: LiveContext;
     let b: LiveContext;
-    const joiner = (name = 'Ann'): Joiner => ({ id: randomUUID(), displayName: name, audio: true, video: true, screen: false });
+    const joiner = (name = 'Ann'): Joiner => ({ id: randomUUID(), displayName: name, audio: true, video: true, screen: false, host: false, guestKey: null });
     const meetingOf = async (id: string) => (await db.store.live.findMeetingRecord({ id }))!;
 
     beforeEach(async () => {

@@ -12,6 +12,8 @@ export const CloseCode = Object.freeze({
   joinTimeout: 4408,
   gone: 4410,
   tooManyMessages: 4429,
+  removed: 4460,
+  turnedAway: 4461,
   rejoin: 4503,
 });
 

@@ -34,6 +34,12 @@ const CreateMeetingV3Body = Type.Object({
       description: 'Flat object of strings, numbers or booleans, applied to the meeting page; when given, redirectUrl is the short form {redirect_host}/m/<code>.',
     }),
   ),
+  waitForOwner: Type.Optional(
+    Type.Boolean({
+      description:
+        'Foyer extension. True: the meeting is locked until its owner first joins (arrivals knock and the owner lets them in). Default: true for a CONSULTATION with an ownerEmail, false otherwise; true needs ownerEmail.',
+    }),
+  ),
 });
 
 export const v3Plugin: FastifyPluginAsyncTypebox<{ ctx: DomainContext }> = async (app, { ctx }) => {
@@ -74,6 +80,7 @@ export const v3Plugin: FastifyPluginAsyncTypebox<{ ctx: DomainContext }> = async
         isInfinite: body.isInfinite,
         meetingId: body.meetingId,
         queryParameters: body.queryParameters,
+        waitForOwner: body.waitForOwner,
       });
       reply.code(201).header('location', locationOf(request, meeting.id));
       return presentMeetingV3(ctx.publicUrl, meeting);

@@ -7,6 +7,7 @@
  */
 import type { Handler } from '../contracts.ts';
 import type { ClientMessage } from '../protocol.ts';
+import { handleAdmit, handleAskMute, handleEnd, handleLock, handleRemove, handleTurnAway, handleUnlock } from './admin.ts';
 import { handleAccept, handleConsole, handleDecline, handleStatus, handleTakeNext } from './console.ts';
 import { handleLeave, handlePing } from './control.ts';
 import { handleJoin } from './join.ts';
@@ -21,11 +22,18 @@ export const HANDLERS: { [T in ClientMessage['type']]: Handler<T> } = {
   ice: { when: ['joined'], handle: handleRelay },
   media: { when: ['joined'], handle: handleMedia },
   ping: { when: 'any', handle: handlePing },
-  leave: { when: ['joined', 'waiting'], handle: handleLeave },
+  leave: { when: ['joined', 'knocking', 'waiting'], handle: handleLeave },
   wait: { when: ['new'], handle: handleWait },
   console: { when: ['new'], handle: handleConsole },
   accept: { when: ['console'], handle: handleAccept },
   decline: { when: ['console'], handle: handleDecline },
   take_next: { when: ['console'], handle: handleTakeNext },
   status: { when: ['console'], handle: handleStatus },
+  end: { when: ['joined'], handle: handleEnd },
+  remove: { when: ['joined'], handle: handleRemove },
+  ask_mute: { when: ['joined'], handle: handleAskMute },
+  lock: { when: ['joined'], handle: handleLock },
+  unlock: { when: ['joined'], handle: handleUnlock },
+  admit: { when: ['joined'], handle: handleAdmit },
+  turn_away: { when: ['joined'], handle: handleTurnAway },
 };

@@ -67,6 +67,7 @@ export function meeting(organizationId: string, overrides: Partial<Meeting> = {}
     closesAt: later(900_000),
     closedAt: null,
     deletedAt: null,
+    lock: 'open',
     ...overrides,
   };
 }

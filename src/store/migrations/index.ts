@@ -13,6 +13,7 @@ import { members } from './004_members.ts';
 import { lists } from './007_lists.ts';
 import { waiting } from './008_waiting.ts';
 import { keyUsage } from './009_key_usage.ts';
+import { meetingAdmin } from './014_meeting_admin.ts';
 
 const migrations: Record<string, Migration> = {
   '001_initial': initial,
@@ -22,6 +23,7 @@ const migrations: Record<string, Migration> = {
   '007_lists': lists,
   '008_waiting': waiting,
   '009_key_usage': keyUsage,
+  '014_meeting_admin': meetingAdmin,
 };
 
 export const migrationProvider: MigrationProvider = {

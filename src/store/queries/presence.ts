@@ -229,6 +229,8 @@ function presenceRow(p: NewParticipant, place: PlaceRef): PresenceTable {
     video: toInt(p.video),
     screen: toInt(p.screen),
     joined_at: p.joinedAt.getTime(),
+    is_host: toInt(p.host),
+    guest_key: p.guestKey,
   };
 }
 
@@ -242,6 +244,8 @@ function rowToParticipant(r: PresenceTable): Participant {
     video: toBool(r.video),
     screen: toBool(r.screen),
     joinedAt: new Date(Number(r.joined_at)),
+    host: toBool(r.is_host),
+    guestKey: r.guest_key,
   };
 }
 
