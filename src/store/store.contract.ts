@@ -10,6 +10,7 @@ import type { StoreConnection } from '../domain/ports/store.ts';
 import { organizationsContract } from './contract/organizations.ts';
 import type { OpenedStore } from './contract/fixtures.ts';
 import { listsContract } from './contract/lists.ts';
+import { meetingAdminContract } from './contract/meeting-admin.ts';
 import { placesContract } from './contract/places.ts';
 import { spacesContract } from './contract/spaces.ts';
 import { transactionsContract } from './contract/transactions.ts';
@@ -38,4 +39,5 @@ export function storeContract(open: () => Promise<OpenedStore>): void {
   spacesContract(env);
   transactionsContract(env);
   usageContract(env);
+  meetingAdminContract(env);
 }
