@@ -17,6 +17,8 @@ export interface ShellSettings {
   wsPath: string;
   /** The signed-in member opening the page is the meeting's admin (shown on the pre-join screen). */
   host?: boolean;
+  /** A consultation: its knock screen speaks of the clinician. */
+  consultation?: boolean;
   /** A board's or queue's waiting page: where to wait (the call's meeting comes from the server later). */
   waiting?: { slug: string; kind: 'board' | 'queue' };
 }

@@ -105,10 +105,17 @@ export async function webPlugin(app: FastifyInstance, opts: WebPluginOptions): P
       .viewAsync('plain', plainView(lang, kind === 'gone' ? s.goneTitle : s.notFoundTitle, kind === 'gone' ? s.gone : s.notFound));
   };
 
-  const shell = (request: FastifyRequest, reply: FastifyReply, target: ShellSettings['target'], title: string | null, waiting?: ShellSettings['waiting'], host = false) => {
+  const shell = (
+    request: FastifyRequest,
+    reply: FastifyReply,
+    target: ShellSettings['target'],
+    title: string | null,
+    waiting?: ShellSettings['waiting'],
+    meeting?: { host: boolean; consultation: boolean },
+  ) => {
     pageHeaders(reply, request, config.frameAncestors);
     ensureParticipantCookie(request, reply, config.publicUrl);
-    const settings: ShellSettings = { target, title, iceServers: iceServersFor(config.ice, ctx.now()), wsPath: '/ws', host, ...(waiting ? { waiting } : {}) };
+    const settings: ShellSettings = { target, title, iceServers: iceServersFor(config.ice, ctx.now()), wsPath: '/ws', ...meeting, ...(waiting ? { waiting } : {}) };
     return reply.type('text/html; charset=utf-8').viewAsync('shell', shellView(settings, langOf(request), waiting ? WAITING_ENTRY : MEETING_ENTRY));
   };
 
@@ -118,7 +125,10 @@ export async function webPlugin(app: FastifyInstance, opts: WebPluginOptions): P
     if (found.state !== 'open') return plain(request, reply, 410, 'gone');
     // The pre-join screen already says "you are the host"; the server decides again at join.
     const member = (await currentMember(ctx, request.cookies[SESSION_COOKIE]))?.actor ?? null;
-    return shell(request, reply, { meetingId: found.meeting.id }, null, undefined, isMeetingAdmin(member, found.meeting));
+    return shell(request, reply, { meetingId: found.meeting.id }, null, undefined, {
+      host: isMeetingAdmin(member, found.meeting),
+      consultation: found.meeting.type === 'CONSULTATION',
+    });
   });
 
   app.get<{ Params: { code: string } }>('/m/:code', { schema: { hide: true } }, async (request, reply) => {

@@ -4,6 +4,7 @@
 import { el } from '../lib/dom.js';
 import { canShareScreen } from '../lib/media.js';
 import { Mesh } from '../lib/mesh.js';
+import { hostBadge, hostButtons, participantActions, refreshLock, renderKnocks } from './host.js';
 import { cameraTrack, embed, root, settings, state, t } from './state.js';
 
 /** Remote participants' tiles by participant id. */
@@ -37,13 +38,26 @@ export function renderCall({ toggleMic, toggleCamera, toggleShare, leave }) {
     controlButton('cam', '', toggleCamera),
     canShareScreen() ? controlButton('share', '', toggleShare) : null,
     embed ? null : controlButton('people-toggle', t('participants'), () => (people.hidden = !people.hidden)),
+    ...hostButtons(),
     controlButton('leave', t('leave'), leave),
   );
-  const header = embed ? null : el('header', { class: 'bar' }, el('span', { class: 'title' }, settings.title || t('meeting')), el('span', { id: 'count', class: 'count' }));
+  const header = embed
+    ? null
+    : el(
+        'header',
+        { class: 'bar' },
+        el('span', { class: 'title' }, settings.title || t('meeting'), state.host ? hostBadge() : null, el('span', { class: 'badge locked-badge', id: 'locked-badge', hidden: true }, t('lockedBadge'))),
+        el('span', { id: 'count', class: 'count' }),
+      );
+  // The host's knock list sits above the videos, so it is seen on a phone too (where the list is folded away).
+  const knocks = el('section', { class: 'knocks', id: 'knocks', 'aria-labelledby': 'knocks-title', hidden: true });
+  const hostNotice = el('p', { class: 'notice', id: 'host-notice', role: 'status' });
   const notice = el('p', { class: 'notice', id: 'notice', role: 'status' });
-  root.replaceChildren(el('div', { class: 'call' }, header, el('div', { class: 'stage' }, grid, people), notice, controls));
+  root.replaceChildren(el('div', { class: 'call' }, header, knocks, el('div', { class: 'stage' }, grid, people), hostNotice, notice, controls));
   tiles.clear();
   refreshControls();
+  refreshLock();
+  renderKnocks();
   renderParticipants();
 }
 
@@ -82,7 +96,14 @@ export function renderParticipants() {
   const list = document.getElementById('people-list');
   if (list) {
     list.replaceChildren(
-      ...state.participants.map((p) => el('li', { 'data-id': p.id }, p.id === state.selfId ? `${p.name} (${t('you')})` : p.name, el('small', {}, flags(p)))),
+      ...state.participants.map((p) =>
+        el(
+          'li',
+          { 'data-id': p.id },
+          el('span', { class: 'who' }, p.id === state.selfId ? `${p.name} (${t('you')})` : p.name, p.host ? hostBadge() : null, el('small', {}, flags(p))),
+          participantActions(p),
+        ),
+      ),
     );
   }
   const count = document.getElementById('count');
@@ -90,7 +111,7 @@ export function renderParticipants() {
   for (const p of state.participants) {
     const tile = tiles.get(p.id);
     if (!tile) continue;
-    tile.caption.textContent = p.name + flags(p);
+    tile.caption.replaceChildren(p.name + flags(p), p.host ? hostBadge() : '');
     tile.node.classList.toggle('off', !p.video && !p.screen);
     tile.node.classList.toggle('sharing', Boolean(p.screen));
   }

@@ -5,10 +5,12 @@ import { Signalling } from '../lib/signalling.js';
 import { CloseCode, RECONNECT_CODES } from '../shared/close-codes.js';
 import { mesh, renderCall, renderParticipants } from './call.js';
 import { finish, leave } from './end.js';
+import { announce, refreshLock, renderKnocks, showMuteRequest } from './host.js';
+import { showKnock } from './knock.js';
 import { sendMedia, toggleCamera, toggleMic, toggleShare } from './local-media.js';
 import { showPrejoin } from './prejoin.js';
 import { cancelReconnect, reconnectLater, resetBackoff } from './reconnect.js';
-import { announced, audioTrack, cameraTrack, remember, settings, state } from './state.js';
+import { announced, audioTrack, cameraTrack, remember, settings, state, t } from './state.js';
 
 const callActions = { toggleMic, toggleCamera, toggleShare, leave };
 
@@ -49,8 +51,14 @@ export async function startCall() {
 
 async function onMessage(m) {
   switch (m.type) {
+    case 'knocking':
+      resetBackoff();
+      return showKnock(m.wasRemoved);
     case 'welcome':
       state.selfId = m.you.id;
+      state.host = m.host === true;
+      state.locked = m.locked === true;
+      state.knocks = [];
       resetBackoff();
       mesh.setSelf(m.you.id);
       renderCall(callActions);
@@ -63,10 +71,25 @@ async function onMessage(m) {
     case 'answer':
     case 'ice':
       return mesh.handle(m);
+    case 'knocks': {
+      const previous = state.knocks;
+      state.knocks = m.knocks;
+      return renderKnocks(previous);
+    }
+    case 'lock':
+      state.locked = m.locked;
+      announce(state.host ? (m.locked ? t('lockedNotice') : '') : '');
+      return refreshLock();
+    case 'mute_requested':
+      return showMuteRequest(toggleMic);
     case 'ended':
-      return finish('ended');
+      return finish(m.by === 'host' ? 'endedByHost' : 'ended');
     case 'error':
       if (m.code === 'bad_name') return showPrejoin(startCall, m.message);
+      if (m.code === 'removed') return finish('removed');
+      if (m.code === 'turned_away') return finish('turnedAway');
+      // A host action the server did not carry out (the knocker left, the participant was gone).
+      if (['forbidden', 'not_found', 'validation_failed'].includes(m.code) && state.phase === 'call') return announce(t('refused') + m.message);
       if (m.code === 'not_found') return finish('notFound');
       if (m.code === 'closed' || m.code === 'deleted') return finish('ended');
       if (m.code === 'inactive' || m.code === 'waiting_list') return finish('notJoinable');
@@ -86,6 +109,8 @@ function onClose(code) {
   remember(state.closes, code);
   if (state.leaving || state.phase === 'ended' || state.phase === 'left' || state.phase === 'failed') return;
   if (code === CloseCode.gone) return finish('ended');
+  if (code === CloseCode.removed) return finish('removed');
+  if (code === CloseCode.turnedAway) return finish('turnedAway');
   if (code === CloseCode.notFound) return finish('notFound');
   if (code === CloseCode.notJoinable) return finish('notJoinable');
   if (code === CloseCode.badMessage && state.phase === 'prejoin') return; // bad_name: the pre-join screen shows why

@@ -1,6 +1,7 @@
 // @module public/js/meeting/end — leaving, and the end screens: left,
-// ended, not found, not joinable, and failed (the server refused this
-// connection for good; nothing retries).
+// ended (by the host too), removed by the host, turned away, not found, not
+// joinable, and failed (the server refused this connection for good;
+// nothing retries). Removed and turned away offer no rejoin button.
 import { el } from '../lib/dom.js';
 import { mesh } from './call.js';
 import { stopMedia } from './local-media.js';
@@ -18,7 +19,7 @@ export function setEndScreen(show) {
   endScreen = show;
 }
 
-/** `kind`: left, ended, notFound, notJoinable or failed (with the close `code`). */
+/** `kind`: left, ended, endedByHost, removed, turnedAway, notFound, notJoinable or failed (with the close `code`). */
 export function finish(kind, code) {
   state.phase = kind === 'left' || kind === 'failed' ? kind : 'ended';
   state.leaving = true;
@@ -29,7 +30,16 @@ export function finish(kind, code) {
   stopMedia();
   state.participants = [];
   if (endScreen && endScreen(kind, code) !== false) return;
-  const messages = { left: t('left'), ended: t('ended'), notFound: t('notFound'), notJoinable: t('notJoinable'), failed: t('failed') };
+  const messages = {
+    left: t('left'),
+    ended: t('ended'),
+    endedByHost: t('endedByHost'),
+    removed: t('removed'),
+    turnedAway: t('turnedAway'),
+    notFound: t('notFound'),
+    notJoinable: t('notJoinable'),
+    failed: t('failed'),
+  };
   const body = [el('h1', {}, messages[kind])];
   if (kind === 'failed') body.push(el('p', { class: 'detail' }, `${t('failedCode')} ${code}`));
   if (kind === 'left' || kind === 'failed') {

@@ -78,6 +78,7 @@ export async function showPrejoin(onJoin, message, labels = {}) {
     { class: 'prejoin', id: 'prejoin' },
     el('h1', {}, labels.heading ?? (settings.title || t('joinTitle'))),
     labels.intro ? el('p', { class: 'intro' }, labels.intro) : null,
+    settings.host ? el('p', { class: 'intro host-note', id: 'host-note' }, el('span', { class: 'badge host-badge' }, t('host')), ' ', t('youAreHost')) : null,
     preview,
     el('div', { class: 'row' }, micButton, camButton),
     el('label', { for: 'name' }, t('yourName')),

@@ -6,18 +6,21 @@ import { readSettings } from '../lib/dom.js';
 import { pickLang, translator } from '../lib/i18n.js';
 import { readStored } from '../lib/storage.js';
 import { meetingTexts } from '../shared/strings/meeting.js';
+import { meetingHostTexts } from '../shared/strings/meeting-host.js';
 
 export const settings = readSettings();
 export const params = new URLSearchParams(location.search);
 export const lang = pickLang(params.get('lang'));
-export const t = translator(lang, meetingTexts);
+export const t = translator(lang, meetingTexts, meetingHostTexts);
+/** `tf('removeLabel', { name })`: the text with `{name}` filled in. */
+export const tf = (key, values = {}) => t(key).replace(/\{(\w+)\}/g, (whole, name) => (name in values ? String(values[name]) : whole));
 export const embed = params.get('embed') === 'true';
 /** Where each screen (pre-join, call, end) replaces the one before. */
 export const root = document.getElementById('app');
 export const NAME_KEY = 'foyer.displayName';
 
 export const state = {
-  /** prejoin → joining → call, and back to joining on a reconnect; ends in ended, left or failed. */
+  /** prejoin → joining → (knocking →) call, and back to joining on a reconnect; ends in ended, left or failed. */
   phase: 'prejoin',
   name: (params.get('displayName') || readStored(NAME_KEY) || '').trim().slice(0, 64),
   audioOn: params.get('audio') !== 'off',
@@ -30,6 +33,11 @@ export const state = {
   screenStream: null,
   selfId: null,
   participants: [],
+  /** The server says this page's participant is the meeting's admin (from the member's session). */
+  host: false,
+  /** Arrivals knock (welcome and `lock`); and, for the host, who is knocking now (`knocks`). */
+  locked: false,
+  knocks: [],
   /** The current connection (lib/signalling.js); null between a drop and the next attempt. */
   signalling: null,
   leaving: false,

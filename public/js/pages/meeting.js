@@ -23,6 +23,10 @@ window.foyer = {
   closes: () => [...state.closes],
   retryDelays: () => [...state.retryDelays],
   localStreamId: () => state.stream.id,
+  host: () => state.host,
+  locked: () => state.locked,
+  knocks: () => state.knocks.map((k) => k.name),
+  hosts: () => state.participants.filter((p) => p.host).map((p) => p.name),
 };
 
 reconnectWhenOnline(startCall);

@@ -1,0 +1,124 @@
+// @module public/js/meeting/host — the meeting admin (the host) in the call:
+// the host badge everyone sees, the host's own controls (lock or unlock, end
+// for everyone after a confirmation, remove and ask to mute per participant,
+// the knock list with let in and turn away), and the mute request a
+// participant is shown. The server decides who the host is and checks every
+// action; these are only the buttons.
+import { el } from '../lib/dom.js';
+import { state, t, tf } from './state.js';
+
+const send = (message) => state.signalling?.send(message);
+
+export function hostBadge() {
+  return el('span', { class: 'badge host-badge' }, t('host'));
+}
+
+/** The host's buttons in the control bar; none for anyone else. */
+export function hostButtons() {
+  if (!state.host) return [];
+  const lock = el('button', { type: 'button', id: 'lock', class: 'control', onclick: () => send({ type: state.locked ? 'unlock' : 'lock' }) });
+  const end = el('button', { type: 'button', id: 'end-all', class: 'control danger', onclick: endForAll }, t('endForAll'));
+  return [lock, end];
+}
+
+/** The lock button, the locked badge and notice, after a change of `state.locked`. */
+export function refreshLock() {
+  const lock = document.getElementById('lock');
+  if (lock) {
+    lock.textContent = state.locked ? t('unlock') : t('lock');
+    lock.setAttribute('aria-pressed', String(state.locked));
+  }
+  const badge = document.getElementById('locked-badge');
+  if (badge) badge.hidden = !state.locked;
+  const notice = document.getElementById('host-notice');
+  if (notice && state.host && state.locked && !notice.textContent) notice.textContent = t('lockedNotice');
+}
+
+async function endForAll() {
+  if (await confirmAction(t('endConfirmTitle'), t('endConfirmText'), t('endForAll'))) send({ type: 'end' });
+}
+
+/** What the host can do to participant `p` in the list; nothing for others, themselves or another host. */
+export function participantActions(p) {
+  if (!state.host || p.id === state.selfId || p.host) return null;
+  const remove = async () => {
+    if (await confirmAction(tf('removeConfirmTitle', { name: p.name }), t('removeConfirmText'), t('remove'))) send({ type: 'remove', participantId: p.id });
+  };
+  const askMute = () => {
+    send({ type: 'ask_mute', participantId: p.id });
+    announce(tf('askedMute', { name: p.name }));
+  };
+  return el(
+    'span',
+    { class: 'host-actions' },
+    p.audio ? el('button', { type: 'button', class: 'small', 'data-action': 'ask-mute', 'aria-label': tf('askMuteLabel', { name: p.name }), onclick: askMute }, t('askMute')) : null,
+    el('button', { type: 'button', class: 'small danger', 'data-action': 'remove', 'aria-label': tf('removeLabel', { name: p.name }), onclick: remove }, t('remove')),
+  );
+}
+
+/** The host's knock list (hidden when nobody knocks), from `state.knocks`; a new arrival is announced. */
+export function renderKnocks(previous = []) {
+  const section = document.getElementById('knocks');
+  if (!section) return;
+  section.hidden = !state.host || state.knocks.length === 0;
+  const list = state.knocks.map((k) =>
+    el(
+      'li',
+      { 'data-id': k.id },
+      el('span', { class: 'knock-name' }, k.name, k.wasRemoved ? el('small', {}, ` · ${t('removedEarlier')}`) : null),
+      el(
+        'span',
+        { class: 'knock-actions' },
+        el('button', { type: 'button', class: 'small primary', 'data-action': 'let-in', 'aria-label': tf('letInLabel', { name: k.name }), onclick: () => send({ type: 'admit', knockId: k.id }) }, t('letIn')),
+        el('button', { type: 'button', class: 'small', 'data-action': 'turn-away', 'aria-label': tf('turnAwayLabel', { name: k.name }), onclick: () => send({ type: 'turn_away', knockId: k.id }) }, t('turnAway')),
+      ),
+    ),
+  );
+  section.replaceChildren(el('h2', { id: 'knocks-title' }, t('knocksTitle')), el('ul', {}, ...list));
+  const known = new Set(previous.map((k) => k.id));
+  const arrived = state.knocks.filter((k) => !known.has(k.id));
+  if (state.host && arrived.length) announce(arrived.map((k) => tf('knockArrived', { name: k.name })).join(' '));
+}
+
+/** A short message for the host in a live region (screen readers read it). */
+export function announce(text) {
+  const notice = document.getElementById('host-notice');
+  if (notice) notice.textContent = text;
+}
+
+/** The host asked this participant to mute: they decide (nobody can switch another's microphone). */
+export function showMuteRequest(mute) {
+  document.getElementById('mute-request')?.remove();
+  const box = el(
+    'div',
+    { class: 'mute-request', id: 'mute-request', role: 'alertdialog', 'aria-labelledby': 'mute-request-text' },
+    el('p', { id: 'mute-request-text' }, t('muteRequest')),
+  );
+  const close = () => box.remove();
+  const now = el('button', { type: 'button', class: 'primary', id: 'mute-now', onclick: () => (close(), state.audioOn && mute()) }, t('muteNow'));
+  box.append(el('div', { class: 'row' }, now, el('button', { type: 'button', id: 'mute-dismiss', onclick: close }, t('dismiss'))));
+  document.querySelector('.call')?.prepend(box);
+  now.focus();
+}
+
+/** A modal question with Cancel (the default) and a confirming button; resolves true when confirmed. */
+export function confirmAction(title, text, confirmLabel) {
+  return new Promise((resolve) => {
+    const dialog = el(
+      'dialog',
+      { class: 'confirm', id: 'confirm', 'aria-labelledby': 'confirm-title' },
+      el('h2', { id: 'confirm-title' }, title),
+      el('p', {}, text),
+    );
+    const cancel = el('button', { type: 'button', id: 'confirm-cancel', onclick: () => dialog.close('cancel') }, t('cancel'));
+    const ok = el('button', { type: 'button', class: 'danger', id: 'confirm-ok', onclick: () => dialog.close('ok') }, confirmLabel);
+    dialog.append(el('div', { class: 'row' }, cancel, ok));
+    dialog.addEventListener('close', () => {
+      dialog.remove();
+      resolve(dialog.returnValue === 'ok');
+    });
+    document.body.append(dialog);
+    dialog.showModal();
+    cancel.focus();
+  });
+}
