@@ -61,6 +61,9 @@ async function onMessage(m) {
       state.knocks = [];
       resetBackoff();
       mesh.setSelf(m.you.id);
+      // What is sent is what the page has now: the devices may have changed
+      // since the join was sent (a pre-join still acquiring, a long knock).
+      mesh.setLocalTracks(state.stream, audioTrack(), state.screenTrack ?? cameraTrack());
       renderCall(callActions);
       // "join" has no screen flag: a rejoin while sharing says so right after.
       if (state.screenTrack) sendMedia();

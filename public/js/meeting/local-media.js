@@ -49,6 +49,8 @@ export async function acquire() {
   if (!mic) state.audioOn = false;
   if (!cameraTrack()) state.videoOn = false;
   for (const track of state.stream.getTracks()) watchEnded(track);
+  // A join sent while this was running must not go on sending the tracks just stopped.
+  mesh.setLocalTracks(state.stream, mic ?? null, state.screenTrack ?? cameraTrack());
   if (!mic && !cameraTrack()) return t('noDevices');
   return null;
 }

@@ -1,0 +1,99 @@
+/**
+ * The meeting admin in real headless Chromium: a consultation's owner signs
+ * in by the dashboard's labelled fields and opens the consultation; the
+ * patient who came first waits on the knock screen until the owner lets
+ * them in; both see live video and the host badge; the owner removes the
+ * patient (who sees the "removed by the host" screen), then ends the
+ * meeting for everyone, and the link answers 410.
+ */
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import type { Browser, Page } from 'playwright-core';
+import { operatorActor } from '../../src/domain/actors.ts';
+import { issueMemberLink, setPasswordWithLink } from '../../src/domain/member-links.ts';
+import { openTestDatabase, type TestDatabase } from '../support/databases.ts';
+import { client, seedOrganization, startServer, type SeededOrganization, type TestServer } from '../support/server.ts';
+import { browserSkipReason, joinAs, launch, openParticipant, waitForGrowth, waitForParticipants, type Participant } from './support.ts';
+
+const skip = browserSkipReason();
+const WAIT = 20_000;
+const PASSWORD = 'a long enough password 42';
+
+describe('the meeting admin in Chromium', { skip }, () => {
+  let db: TestDatabase;
+  let server: TestServer;
+  let seeded: SeededOrganization;
+  let browser: Browser;
+  const opened: Participant[] = [];
+
+  const phase = (page: Page) => page.evaluate(() => (window as any).foyer.phase() as string);
+
+  before(async () => {
+    db = await openTestDatabase('sqlite');
+    server = await startServer(db.store, { passwordHashCost: 14 });
+    seeded = await seedOrganization(server.ctx, 'medical', [{ email: 'lee@clinic.test', fullName: 'Dr Lee', role: 'USER' }]);
+    const link = await issueMemberLink(server.ctx, operatorActor(seeded.organization), 'lee@clinic.test', 'invite');
+    await setPasswordWithLink(server.ctx, new URL(link.url).pathname.split('/').pop()!, PASSWORD);
+    browser = await launch();
+  });
+
+  after(async () => {
+    for (const p of opened) await p.context.close().catch(() => {});
+    await browser?.close();
+    await server?.close();
+    await db?.dispose();
+  });
+
+  it('lets the signed-in owner admit a knocking patient, remove them and end the consultation for everyone', async () => {
+    const created = await client(server.baseUrl, seeded).post('/v3/meeting', { json: { type: 'CONSULTATION', ownerEmail: 'lee@clinic.test' } });
+    assert.equal(created.status, 201);
+    const link = `${server.origin}/meetings/${created.body.id}`;
+
+    // The patient comes first: a calm knock screen, not a call alone.
+    const patient = await openParticipant(browser, link);
+    opened.push(patient);
+    await patient.page.fill('#name', 'Pat');
+    await patient.page.click('#join');
+    await patient.page.waitForFunction(() => (window as any).foyer.phase() === 'knocking', undefined, { timeout: WAIT });
+    assert.match((await patient.page.textContent('#knock-status')) ?? '', /Your clinician will let you in/);
+
+    // The owner signs in by the labelled fields and opens the consultation: the pre-join screen says they are the host.
+    const owner = await openParticipant(browser, `${server.origin}/dashboard/sign-in`);
+    opened.push(owner);
+    await owner.page.getByLabel('Email').fill('lee@clinic.test');
+    await owner.page.getByLabel('Password').fill(PASSWORD);
+    await owner.page.getByRole('button', { name: /^sign in$/i }).click();
+    await owner.page.waitForURL((url) => url.pathname === '/dashboard' || url.pathname === '/dashboard/');
+    await owner.page.goto(link);
+    await owner.page.waitForSelector('#host-note', { timeout: WAIT });
+    await joinAs(owner.page, 'Dr Lee', WAIT);
+    assert.equal(await owner.page.evaluate(() => (window as any).foyer.host()), true);
+
+    // The knock shows up live; the owner lets Pat in by the labelled button.
+    await owner.page.getByRole('button', { name: 'Let Pat in' }).click({ timeout: WAIT });
+    await patient.page.waitForFunction(() => (window as any).foyer.phase() === 'call', undefined, { timeout: WAIT });
+    await waitForParticipants(owner.page, ['Dr Lee', 'Pat'], WAIT);
+    await waitForGrowth(owner.page, 'framesDecoded', 10, WAIT);
+    await waitForGrowth(patient.page, 'framesDecoded', 10, WAIT);
+    assert.deepEqual(await patient.page.evaluate(() => (window as any).foyer.hosts()), ['Dr Lee'], 'the patient sees who the host is');
+    assert.equal(await patient.page.locator('#people-list .host-badge').count(), 1);
+    assert.equal(await patient.page.locator('[data-action="remove"]').count(), 0, 'the patient has no host controls');
+
+    // Removing asks first; Pat then sees the "removed by the host" screen, with no way back in by a button.
+    await owner.page.getByRole('button', { name: 'Remove Pat from the meeting' }).click();
+    await owner.page.click('#confirm-ok');
+    await patient.page.waitForSelector('#finished[data-kind="removed"]', { timeout: WAIT });
+    assert.match((await patient.page.textContent('#finished')) ?? '', /The host removed you from this meeting/);
+    assert.equal(await patient.page.locator('#rejoin').count(), 0);
+    await waitForParticipants(owner.page, ['Dr Lee'], WAIT);
+
+    // End for everyone: cancelled once (nothing happens), then confirmed.
+    await owner.page.click('#end-all');
+    await owner.page.click('#confirm-cancel');
+    assert.equal(await phase(owner.page), 'call');
+    await owner.page.click('#end-all');
+    await owner.page.click('#confirm-ok');
+    await owner.page.waitForSelector('#finished[data-kind="endedByHost"]', { timeout: WAIT });
+    assert.equal((await fetch(link)).status, 410);
+  });
+});
