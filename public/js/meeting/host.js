@@ -78,6 +78,7 @@ export function renderKnocks(previous = []) {
   const known = new Set(previous.map((k) => k.id));
   const arrived = state.knocks.filter((k) => !known.has(k.id));
   if (state.host && arrived.length) announce(arrived.map((k) => tf('knockArrived', { name: k.name })).join(' '));
+  else if (state.knocks.length === 0 && previous.length > 0) announce('');
 }
 
 /** A short message for the host in a live region (screen readers read it). */

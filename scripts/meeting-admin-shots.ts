@@ -1,0 +1,101 @@
+/**
+ * @module scripts/meeting-admin-shots
+ * Screenshots of the meeting admin for a person to look at, at 1280 and
+ * 390 px, in English and German: the host's pre-join screen, the patient's
+ * knock screen, the host's call with a knock, the call as the host and as
+ * a participant (host badge, mute request), the end-for-everyone
+ * confirmation, and the removed screen. Real flow in headless Chromium with
+ * fake devices against Foyer on an in-memory SQLite database.
+ *
+ *   node --import tsx scripts/meeting-admin-shots.ts [--out DIR]
+ */
+import { mkdirSync } from 'node:fs';
+import { resolve } from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import { operatorActor } from '../src/domain/actors.ts';
+import { createMeeting } from '../src/domain/meetings.ts';
+import { startSession } from '../src/domain/sign-in.ts';
+import { openTestDatabase } from '../test/support/databases.ts';
+import { seedOrganization, startServer } from '../test/support/server.ts';
+import { launch } from '../test/browser/support.ts';
+
+const args = process.argv.slice(2);
+const outIndex = args.indexOf('--out');
+const out = resolve(outIndex >= 0 ? (args[outIndex + 1] ?? '/tmp/meeting-admin-shots') : '/tmp/meeting-admin-shots');
+mkdirSync(out, { recursive: true });
+
+const db = await openTestDatabase('sqlite');
+const server = await startServer(db.store, { publicUrl: 'http://localhost:3000' });
+const seeded = await seedOrganization(server.ctx, 'medical', [{ email: 'lee@clinic.test', fullName: 'Dr Ann Lee', role: 'USER' }]);
+const lee = seeded.users[0]!;
+const browser: Browser = await launch();
+
+async function page(width: number, cookie?: string): Promise<Page> {
+  const context = await browser.newContext({ viewport: { width, height: width > 600 ? 800 : 844 }, permissions: ['camera', 'microphone'] });
+  if (cookie) await context.addCookies([{ name: 'foyer_session', value: cookie, url: server.origin }]);
+  const p = await context.newPage();
+  p.on('pageerror', (e) => console.log(`# page error: ${e.message}`));
+  return p;
+}
+
+async function shot(p: Page, name: string, width: number, lang: string) {
+  const file = `${out}/${name}-${width}-${lang}.png`;
+  await p.waitForTimeout(400);
+  await p.screenshot({ path: file });
+  console.log(file);
+}
+
+const phase = (p: Page, want: string) => p.waitForFunction((w) => (window as any).foyer?.phase() === w, want, { timeout: 30_000 });
+
+try {
+  for (const width of [1280, 390]) {
+    for (const lang of ['en', 'de']) {
+      const meeting = await createMeeting(server.ctx, operatorActor(seeded.organization), { type: 'CONSULTATION', ownerEmail: lee.email });
+      const url = `${server.origin}/meetings/${meeting.id}?lang=${lang}`;
+      const patient = await page(width);
+      await patient.goto(`${url}&displayName=Pat%20Doe&skipPrejoin=true`);
+      await phase(patient, 'knocking');
+      await shot(patient, 'knock', width, lang);
+
+      const host = await page(width, (await startSession(server.ctx, lee, 'password')).token);
+      await host.goto(url);
+      await host.waitForSelector('#host-note');
+      await host.fill('#name', 'Dr Ann Lee');
+      await shot(host, 'host-prejoin', width, lang);
+      await host.click('#join');
+      await phase(host, 'call');
+      await host.waitForSelector('#knocks:not([hidden])');
+      await shot(host, 'host-knock', width, lang);
+      await host.click('#knocks [data-action="let-in"]');
+      await phase(patient, 'call');
+      if (width < 600) await host.click('#people-toggle');
+      await host.waitForSelector('#people-list [data-action="remove"]');
+      await shot(host, 'host-call', width, lang);
+      await host.click('#people-list [data-action="ask-mute"]');
+      await patient.waitForSelector('#mute-request');
+      if (width < 600) await patient.click('#people-toggle');
+      await shot(patient, 'participant-mute-request', width, lang);
+      await host.click('#end-all');
+      await host.waitForSelector('#confirm');
+      await shot(host, 'host-end-confirm', width, lang);
+      await host.click('#confirm-cancel');
+      await host.click('#people-list [data-action="remove"]');
+      await host.click('#confirm-ok');
+      await patient.waitForSelector('#finished');
+      await shot(patient, 'removed', width, lang);
+      await patient.reload();
+      await phase(patient, 'knocking');
+      await shot(patient, 'knock-after-removal', width, lang);
+      await host.click('#end-all');
+      await host.click('#confirm-ok');
+      await host.waitForSelector('#finished');
+      await shot(host, 'ended-by-host', width, lang);
+      await host.context().close();
+      await patient.context().close();
+    }
+  }
+} finally {
+  await browser.close();
+  await server.close();
+  await db.dispose();
+}
