@@ -25,6 +25,7 @@ import { authorizeMeetingAdmin, isMeetingAdmin } from './policies.ts';
 import type { Knock } from './ports/meeting-admin-store.ts';
 import type { Participant, PlaceRef } from './presence.ts';
 import type { Meeting } from './types.ts';
+import { hangUp } from './waiting/calls.ts';
 
 export type Admission = { kind: 'enter'; host: boolean } | { kind: 'knock'; wasRemoved: boolean };
 
@@ -151,6 +152,8 @@ export async function askToMute(ctx: LiveContext, actor: Actor | null, meetingId
 export async function endForEveryone(ctx: DomainContext, actor: Actor | null, meetingId: string): Promise<void> {
   await adminsMeeting(ctx, actor, meetingId);
   const admin = actor as Extract<Actor, { kind: 'member' }>;
+  // A waiting-list call ends as a hang-up: the client is served, the member free again.
+  if (await hangUp(ctx, meetingId)) return;
   const ended = await endMeeting(ctx, meetingId, admin.user.id);
   if (!ended) throw new NotFoundError('meeting', 'This meeting has already ended.');
 }

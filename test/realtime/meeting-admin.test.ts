@@ -14,6 +14,7 @@ import { createMeeting } from '../../src/domain/meetings.ts';
 import { addUser, createOrganization } from '../../src/domain/organizations.ts';
 import type { StoreConnection } from '../../src/domain/ports/store.ts';
 import { startSession } from '../../src/domain/sign-in.ts';
+import { createSpace, updateSpace } from '../../src/domain/spaces.ts';
 import type { Meeting, Organization, User } from '../../src/domain/types.ts';
 import { openStore } from '../../src/store/open.ts';
 import { openTestDatabase, postgresSkipReason, type TestDatabase } from '../support/databases.ts';
@@ -240,5 +241,29 @@ describe('the meeting admin across two instances on one PostgreSQL and one Redis
     assert.equal((await join(one, meeting, 'Tia')).first.type, 'welcome');
     owner.c.send({ type: 'ask_mute', participantId: pat.first.you.id });
     await pat.c.next((m) => m.type === 'mute_requested');
+  });
+
+  it('ends a waiting-list call for everyone as a hang-up: the client is served and the member free', async () => {
+    const operator = operatorActor(clinic);
+    const created = await createSpace(one.ctx, operator, 'queue', { name: 'Walk-in', slug: `walk-in-${Date.now().toString(36)}` });
+    const queue = await updateSpace(one.ctx, operator, 'queue', created.id, { memberIds: [drKim.id] });
+    const console = await connect(two, { member: drKim });
+    console.send({ type: 'console', kind: 'queue', spaceId: queue.id });
+    await console.next((m) => m.type === 'console');
+    const waiting = await connect(one);
+    waiting.send({ type: 'wait', slug: queue.slug, name: 'Wes', token: null });
+    await waiting.next((m) => m.type === 'waiting');
+    console.send({ type: 'take_next' });
+    const meetingId = (await console.latest('console', (m) => m.view.me.current !== null)).view.me.current.meetingId as string;
+    const meeting = await record({ id: meetingId } as Meeting);
+    assert.equal(meeting.lock, 'open', 'the client taken does not knock');
+    const member = await join(two, meeting, 'Dr Kim', { member: drKim });
+    assert.equal(member.first.host, true, 'the member is the host of their waiting-list call');
+    const client = await join(one, meeting, 'Wes');
+    assert.equal(client.first.type, 'welcome');
+    member.c.send({ type: 'end' });
+    assert.equal((await client.c.next((m) => m.type === 'ended')).type, 'ended');
+    await waiting.latest('waiting', (m) => m.view.state === 'served');
+    await console.latest('console', (m) => m.view.me.current === null);
   });
 });

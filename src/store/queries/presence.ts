@@ -172,6 +172,8 @@ function dropInstance(db: Db, instanceId: string, deadline: number, staleBefore:
       .where('instance_id', '=', instanceId)
       .returning(['connection_id', 'place_kind', 'place_id'])
       .execute();
+    // Knocks held by the instance went with it (the lists already leave them out).
+    await trx.deleteFrom('meeting_knocks').where('instance_id', '=', instanceId).execute();
     const gone = rows.map((r) => ({ connectionId: r.connection_id, place: toPlace(r) }));
     for (const place of uniquePlaces(gone.map((g) => g.place))) await releaseIfEmpty(trx, place, deadline, staleBefore);
     return gone;
