@@ -83,10 +83,20 @@ for (const database of await testDatabases()) {
       assert.deepEqual(meeting.queryParameters, { patient: 'A-1042', lang: 'de' });
       assert.equal(meeting.type, 'CONSULTATION');
       assert.equal(meeting.ownerUserId, org.users[1]!.id);
+      assert.equal(meeting.lock, 'until_owner', 'a consultation with an owner waits for them by default');
 
       const opened = await request(`${server.origin}${new URL(link).pathname}`, 'GET');
       assert.equal(opened.status, 302);
       assert.equal(opened.headers.get('location'), `/meetings/${id}?patient=A-1042&lang=de`);
+    });
+
+    it('creates a consultation open at once when asked, its patients entering without waiting for the owner', async () => {
+      const form = await ann.get('/dashboard/meetings/new');
+      assert.match(form.text, /<input type="checkbox" id="openAtOnce" name="openAtOnce" value="true" data-only-for-type="CONSULTATION"/);
+      assert.match(form.text, /<label class="checkbox" for="openAtOnce">/);
+      const created = await ann.post('/dashboard/meetings', { type: 'CONSULTATION', openAtOnce: 'true', ownerEmail: BOB.email, meetingId: '', queryKey: [''], queryValue: [''] });
+      assert.equal(created.status, 303, created.text.slice(0, 500));
+      assert.equal((await getMeeting(server.ctx, operator(), idOf(created.location)!)).lock, 'open');
     });
 
     it('creates a never-closing meeting under an id of its own, as the API would', async () => {

@@ -24,7 +24,7 @@ import { moment, type Moment } from '../times.ts';
 const BASE = `${DASHBOARD}/meetings`;
 /** Rows the form offers before any is added; one more than those typed after a refusal. */
 const EMPTY_ROWS = 3;
-const SHOWN_FIELDS = ['type', 'isInfinite', 'ownerEmail', 'meetingId', 'queryParameters'];
+const SHOWN_FIELDS = ['type', 'isInfinite', 'waitForOwner', 'ownerEmail', 'meetingId', 'queryParameters'];
 
 interface ParameterRow {
   key: string;
@@ -35,6 +35,8 @@ interface ParameterRow {
 interface MeetingForm {
   type: string;
   isInfinite: boolean;
+  /** A consultation whose patients need not wait for the owner (`waitForOwner: false`). */
+  openAtOnce: boolean;
   ownerEmail: string;
   meetingId: string;
   rows: ParameterRow[];
@@ -130,7 +132,7 @@ export const meetingRoutes: DashboardRoutes = (app, { ctx }) => {
   app.get('/meetings/new', async (request, reply) => {
     const actor = requireMember(request);
     const self = actor.kind === 'member' ? actor.user.email : '';
-    return showForm(request, reply, actor, { type: 'MEETING', isInfinite: false, ownerEmail: self, meetingId: '', rows: [] }, {}, 200);
+    return showForm(request, reply, actor, { type: 'MEETING', isInfinite: false, openAtOnce: false, ownerEmail: self, meetingId: '', rows: [] }, {}, 200);
   });
 
   app.post('/meetings', async (request, reply) => {
@@ -139,6 +141,7 @@ export const meetingRoutes: DashboardRoutes = (app, { ctx }) => {
     const values: MeetingForm = {
       type: text(form, 'type'),
       isInfinite: checked(form, 'isInfinite'),
+      openAtOnce: checked(form, 'openAtOnce'),
       ownerEmail: text(form, 'ownerEmail'),
       meetingId: text(form, 'meetingId').trim(),
       rows: typedRows(form),
@@ -155,6 +158,8 @@ export const meetingRoutes: DashboardRoutes = (app, { ctx }) => {
       const meeting = await createMeeting(ctx, actor, {
         type: values.type || undefined,
         isInfinite: values.isInfinite,
+        // Unchecked leaves the default (a consultation with an owner waits for them).
+        waitForOwner: values.openAtOnce ? false : undefined,
         ownerEmail: values.ownerEmail,
         meetingId: values.meetingId || undefined,
         queryParameters: values.rows.length ? Object.fromEntries(values.rows.map((r) => [r.key, r.value])) : undefined,
