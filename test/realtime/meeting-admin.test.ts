@@ -266,4 +266,22 @@ describe('the meeting admin across two instances on one PostgreSQL and one Redis
     await waiting.latest('waiting', (m) => m.view.state === 'served');
     await console.latest('console', (m) => m.view.me.current === null);
   });
+
+  it('tells the owner’s meeting page, and only theirs, that they are the host, and gives every browser a participant cookie', async () => {
+    const meeting = await consultation(drLee);
+    const settingsOf = async (cookie?: string) => {
+      const page = await fetch(`${one.origin}/meetings/${meeting.id}`, { headers: cookie ? { cookie } : {} });
+      const json = /<script type="application\/json" id="foyer-settings">([^<]*)<\/script>/.exec(await page.text())?.[1];
+      return { settings: JSON.parse(json ?? '{}'), setCookie: page.headers.get('set-cookie') ?? '' };
+    };
+    const session = async (user: User) => `foyer_session=${(await startSession(one.ctx, user, 'password')).token}`;
+    const owner = await settingsOf(await session(drLee));
+    assert.equal(owner.settings.host, true);
+    assert.equal(owner.settings.consultation, true);
+    assert.equal((await settingsOf(await session(drKim))).settings.host, false);
+    assert.equal((await settingsOf(await session(clinicAdmin))).settings.host, false, 'an owned meeting is run by its owner only');
+    const guest = await settingsOf();
+    assert.equal(guest.settings.host, false);
+    assert.match(guest.setCookie, /foyer_participant=[A-Za-z0-9_-]{24}; Max-Age=2592000; Path=\/; HttpOnly; SameSite=Lax/);
+  });
 });
