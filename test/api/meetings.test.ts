@@ -170,6 +170,22 @@ for (const storage of await testDatabases()) {
         assert.equal(stored?.ownerUserId, ann().id);
       });
 
+      it('makes a consultation with an owner wait for its owner unless waitForOwner is false (an extension), and answers without the field', async () => {
+        const lockOf = async (id: string) => (await env.db.store.findMeeting(env.medical.organization.id, id))?.lock;
+        const waiting = await env.med.post('/v3/meeting', { json: { ownerEmail: ann().email, type: 'CONSULTATION' } });
+        assertCreated(waiting);
+        assert.deepEqual(keysOf(waiting.body), ['id', 'redirectUrl']);
+        assert.equal(await lockOf(waiting.body.id), 'until_owner');
+        const open = await env.med.post('/v3/meeting', { json: { ownerEmail: ann().email, type: 'CONSULTATION', waitForOwner: false } });
+        assert.equal(await lockOf(open.body.id), 'open');
+        const meeting = await env.med.post('/v3/meeting', { json: { ownerEmail: ann().email } });
+        assert.equal(await lockOf(meeting.body.id), 'open', 'a MEETING does not wait by default');
+        const asked = await env.med.post('/v3/meeting', { json: { ownerEmail: ann().email, waitForOwner: true } });
+        assert.equal(await lockOf(asked.body.id), 'until_owner');
+        assertProblem(await env.bas.post('/v3/meeting', { json: { type: 'CONSULTATION', waitForOwner: true } }), 400, 'validation-failed', ['waitForOwner']);
+        assertProblem(await env.med.post('/v3/meeting', { json: { ownerEmail: ann().email, waitForOwner: 'yes' } }), 400, 'validation-failed');
+      });
+
       it('uses a given meetingId as the id, in lowercase, readable in any letter case', async () => {
         const id = randomUUID();
         const res = await env.med.post('/v3/meeting', { json: { ownerEmail: ann().email, meetingId: id.toUpperCase() } });
