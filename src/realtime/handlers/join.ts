@@ -8,13 +8,20 @@
  * (`enterAdmitted`).
  */
 import { DomainError } from '../../domain/errors.ts';
-import { admissionOf, hostEntered, knock, withdrawKnock } from '../../domain/meeting-admin.ts';
-import { enterPlace, leavePlace, meetingAtLink, participantsOf, type JoinRefusal, type JoinResult, type JoinTarget } from '../../domain/places.ts';
+import { admissionOf, hostEntered, knock, knocksOf, withdrawKnock } from '../../domain/meeting-admin.ts';
+import {
+  checkDisplayName,
+  enterPlace,
+  leavePlace,
+  meetingAtLink,
+  participantsOf,
+  type JoinRefusal,
+  type JoinResult,
+  type JoinTarget,
+} from '../../domain/places.ts';
+import { memberJoinedCall } from '../../domain/waiting/calls.ts';
 import type { ClientConnection } from '../contracts.ts';
 import { CloseCode, knockView, participantView, type ClientMessage } from '../protocol.ts';
-import { checkDisplayName } from '../../domain/places.ts';
-import { memberJoinedCall } from '../../domain/waiting/calls.ts';
-import { knocksOf } from '../../domain/meeting-admin.ts';
 
 const REFUSALS: Record<JoinRefusal, { code: number; message: string }> = {
   not_found: { code: CloseCode.notFound, message: 'There is no such meeting or room.' },
