@@ -60,6 +60,8 @@ export function participantActions(p) {
 export function renderKnocks(previous = []) {
   const section = document.getElementById('knocks');
   if (!section) return;
+  // A keyboard user who just let someone in keeps their place: the next knock, or the lock button.
+  const hadFocus = section.contains(document.activeElement);
   section.hidden = !state.host || state.knocks.length === 0;
   const list = state.knocks.map((k) =>
     el(
@@ -75,6 +77,7 @@ export function renderKnocks(previous = []) {
     ),
   );
   section.replaceChildren(el('h2', { id: 'knocks-title' }, t('knocksTitle')), el('ul', {}, ...list));
+  if (hadFocus) (section.querySelector('[data-action="let-in"]') ?? document.getElementById('lock'))?.focus();
   const known = new Set(previous.map((k) => k.id));
   const arrived = state.knocks.filter((k) => !known.has(k.id));
   if (state.host && arrived.length) announce(arrived.map((k) => tf('knockArrived', { name: k.name })).join(' '));
