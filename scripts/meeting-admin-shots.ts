@@ -2,9 +2,10 @@
  * @module scripts/meeting-admin-shots
  * Screenshots of the meeting admin for a person to look at, at 1280 and
  * 390 px, in English and German: the host's pre-join screen, the patient's
- * knock screen, the host's call with a knock, the call as the host and as
- * a participant (host badge, mute request), the end-for-everyone
- * confirmation, and the removed screen. Real flow in headless Chromium with
+ * knock screen, the host's call with a knock, the locked call as the host
+ * and as a participant (host and locked badges, the mute request), the
+ * end-for-everyone confirmation, the removed screen, the knock after a
+ * removal, and the end by the host. Real flow in headless Chromium with
  * fake devices against Foyer on an in-memory SQLite database.
  *
  *   node --import tsx scripts/meeting-admin-shots.ts [--out DIR]
@@ -70,7 +71,9 @@ try {
       await phase(patient, 'call');
       if (width < 600) await host.click('#people-toggle');
       await host.waitForSelector('#people-list [data-action="remove"]');
-      await shot(host, 'host-call', width, lang);
+      await host.click('#lock');
+      await patient.waitForFunction(() => (window as any).foyer.locked() === true);
+      await shot(host, 'host-call-locked', width, lang);
       await host.click('#people-list [data-action="ask-mute"]');
       await patient.waitForSelector('#mute-request');
       if (width < 600) await patient.click('#people-toggle');

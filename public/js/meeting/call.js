@@ -27,7 +27,7 @@ export function renderCall({ toggleMic, toggleCamera, toggleShare, leave }) {
   const selfVideo = el('video', { autoplay: true, playsinline: true, muted: true });
   selfVideo.muted = true;
   selfVideo.srcObject = state.stream;
-  const selfTile = el('figure', { class: 'tile self', id: 'tile-self' }, selfVideo, el('figcaption', {}, `${state.name} (${t('you')})`));
+  const selfTile = el('figure', { class: 'tile self', id: 'tile-self' }, selfVideo, el('figcaption', {}, `${state.name} (${t('you')})`, state.host ? hostBadge() : null));
   const grid = el('section', { class: 'tiles', id: 'tiles' }, selfTile);
   // On phones the list starts folded away; the videos need the room.
   const people = el('aside', { class: 'people', id: 'people', hidden: embed || matchMedia('(max-width: 640px)').matches }, el('h2', {}, t('participants')), el('ul', { id: 'people-list' }));
@@ -46,7 +46,7 @@ export function renderCall({ toggleMic, toggleCamera, toggleShare, leave }) {
     : el(
         'header',
         { class: 'bar' },
-        el('span', { class: 'title' }, settings.title || t('meeting'), state.host ? hostBadge() : null, el('span', { class: 'badge locked-badge', id: 'locked-badge', hidden: true }, t('lockedBadge'))),
+        el('span', { class: 'title' }, settings.title || t('meeting'), el('span', { class: 'badge locked-badge', id: 'locked-badge', hidden: true }, t('lockedBadge'))),
         el('span', { id: 'count', class: 'count' }),
       );
   // The host's knock list sits above the videos, so it is seen on a phone too (where the list is folded away).
