@@ -25,6 +25,8 @@ window.foyer = {
   participants: () => state.participants.map((p) => p.name),
   framesDecoded: () => mesh.framesDecoded(),
   stats: () => mesh.stats(),
+  // Wall-clock time (epoch ms) of the first remote video frame painted, for scripts/accept-latency.ts.
+  firstRemoteFrameEpoch: () => (state.firstRemoteFrameAt === null ? null : performance.timeOrigin + state.firstRemoteFrameAt),
 };
 
 function act(type, entryId, message) {
