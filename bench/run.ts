@@ -7,7 +7,8 @@
  *
  * Prints requests/s, p50, p99 and the ratio to the bare server for
  * authenticated GET /api/v3/meeting/:id (with 100 and with 1,000,000
- * meetings stored), POST /api/v3/meeting and GET /api/v3/organizations;
+ * meetings stored), POST /api/v3/meeting and GET /api/v3/organizations
+ * (also while a flood of bad keys comes from the same address);
  * peak RSS per server; and a memory soak (RSS sampled every second under
  * load). Writes everything to bench/results.json.
  *
@@ -271,6 +272,12 @@ async function benchFoyer(target: FoyerTarget): Promise<{ rows: Row[]; peakRssMb
     rows.push({ target: t, scenario: `GET meeting/:id (${SMALL} stored)`, ...(await measure({ url: base, method: 'GET', paths: spreadPaths(SMALL, SMALL), headers })) });
     rows.push({ target: t, scenario: 'POST meeting', ...(await measure({ url: base, method: 'POST', paths: [`${API}/meeting`], headers: json, body: JSON.stringify({ type: 'MEETING' }) })) });
     rows.push({ target: t, scenario: 'GET organizations', ...(await measure({ url: base, method: 'GET', paths: [`${API}/organizations`], headers })) });
+    // One client's bad keys must not cost the others from the same address: a flood of unknown keys runs beside the measured load.
+    const flood = load({ url: base, method: 'GET', paths: [`${API}/organizations`], headers: { API_KEY: 'fk_unknown', API_SECRET: 'fs_wrong' }, duration: WARMUP + DURATION + 1 });
+    const underFlood = await measure({ url: base, method: 'GET', paths: [`${API}/organizations`], headers });
+    const flooded = await flood;
+    rows.push({ target: t, scenario: 'GET organizations during a bad-key flood', ...underFlood });
+    console.log(`# ${t}: during the flood, ${underFlood.non2xx} of ${underFlood.total} valid requests refused; ${flooded.total} bad-key requests (${flooded.non2xx} answered 401/429)`);
     const started = Date.now();
     await seedMeetings(target.databaseUrl, orgId, SMALL, BIG);
     console.log(`# ${t}: seeded ${BIG.toLocaleString('en')} meetings in ${((Date.now() - started) / 1000).toFixed(1)} s`);
