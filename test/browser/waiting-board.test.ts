@@ -93,7 +93,7 @@ describe('a board with a waiting list in Chromium', { skip }, () => {
     assert.deepEqual(after.waiting.map((w) => w.name), ['Cleo']);
   });
 
-  it('tells a client when nobody is available, keeps their place across a reload, and shows a declined client the message', async () => {
+  it('tells a client when nobody is available, keeps their place across a reload, and shows a declined client the message, and a deactivated board its closing message', async () => {
     const [ann] = seeded.users as [typeof seeded.users[0]];
     const board = await updateSpace(server.ctx, operatorActor(seeded.organization), 'board', (await newSpace(server, seeded, 'board', [ann])).id, {
       closingMessage: 'Open again at 2 pm.',
@@ -123,5 +123,12 @@ describe('a board with a waiting list in Chromium', { skip }, () => {
     assert.equal(await eve.textContent('#declined-message'), 'Please call the front desk.');
     await consoleShowsWaiting(annConsole, ['Fred']);
     await fred.waitForFunction(() => (window as any).foyer.view()?.position === 1, undefined, { timeout: WAIT });
+
+    // Deactivated while Fred waits: he is told at once, with the closing message, and nobody is let in.
+    assert.equal((await api.post(`/v3/rooms/board/${board.id}`, { json: { isActive: false } })).status, 200);
+    await fred.waitForSelector('#finished[data-kind="closed"]', { timeout: WAIT });
+    assert.equal(await fred.textContent('#closing-message'), 'Open again at 2 pm.');
+    await annConsole.waitForSelector('#console-inactive', { state: 'visible', timeout: WAIT });
+    await consoleShowsWaiting(annConsole, []);
   });
 });

@@ -84,6 +84,11 @@ function onView(view) {
     return;
   }
   if (callMeeting) leaveCall();
+  // The board dropped its waiting list: its link now enters the meeting directly, and so does this client.
+  if (view.space.hasWaitingList === false) {
+    leaveLine();
+    return location.reload();
+  }
   showWaiting(view, leave);
 }
 
