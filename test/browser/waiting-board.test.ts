@@ -3,8 +3,8 @@
  * on the waiting page, a doctor accepts the second from the console, both
  * see each other's live video, the other client keeps the right place, the
  * other doctor's console shows who took whom, the API shows the doctor's
- * joinedCallAt during the call and null after, and hanging up gives the
- * client the closing screen.
+ * joinedCallAt during the call and null after, a client who reloads
+ * mid-call is back in it, and hanging up gives the client the closing screen.
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
@@ -80,6 +80,13 @@ describe('a board with a waiting list in Chromium', { skip }, () => {
     }, { timeout: WAIT });
     assert.ok(!Number.isNaN(Date.parse(during)));
     assert.equal((await api.get(`/v3/rooms/board/${board.id}`)).body.members.find((m: { userId: string }) => m.userId === bo.id).joinedCallAt, null);
+
+    // Dan reloads mid-call: back in the same call, with video again, nothing asked.
+    await dan.reload();
+    await inCall(dan);
+    assert.equal(await dan.isVisible('#name'), false);
+    await waitForGrowth(dan, 'framesDecoded', 5, WAIT);
+    assert.equal((await consoleView(annConsole)).me.current?.clientName, 'Dan');
 
     await annConsole.click('#app #leave');
     await dan.waitForSelector('#finished[data-kind="served"]', { timeout: WAIT });
