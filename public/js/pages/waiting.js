@@ -102,7 +102,7 @@ function onRefused(code, error) {
   over = true;
   stopMedia();
   if (code === CloseCode.notFound || code === CloseCode.gone) return showEnd('notFound');
-  return showEnd('closed', lastView ?? { space: { closingMessage: null } });
+  return showEnd('closed', lastView ?? { space: { closingMessage: settings.waiting.closingMessage ?? null } });
 }
 
 function leave() {
