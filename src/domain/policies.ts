@@ -9,6 +9,7 @@
  * | read the organization        | yes     | yes  | yes   | yes      |
  * | meetings, rooms, boards, queues | yes  | yes  | yes   | yes      |
  * | serve a board or queue's clients | no   | yes* | yes*  | no       |
+ * | who served whom (the audit)  | no      | no   | yes   | yes      |
  * | API keys                     | no      | no   | yes   | yes      |
  * | request usage                | no      | no   | yes   | yes      |
  * | quotas, users                | no      | no   | no    | yes      |
@@ -27,6 +28,7 @@ export type Action =
   | 'room.manage'
   | 'space.manage'
   | 'space.serve'
+  | 'space.audit'
   | 'apiKey.manage'
   | 'usage.read'
   | 'quota.manage'
@@ -44,6 +46,7 @@ const RULES: Record<Action, (actor: Actor) => boolean> = {
   'room.manage': (actor) => EVERYONE.has(actor.kind),
   'space.manage': (actor) => EVERYONE.has(actor.kind),
   'space.serve': (actor) => actor.kind === 'member',
+  'space.audit': isAdmin,
   'apiKey.manage': isAdmin,
   'usage.read': isAdmin,
   'quota.manage': (actor) => actor.kind === 'operator',

@@ -3,8 +3,8 @@
  * on the waiting page, a doctor accepts the second from the console, both
  * see each other's live video, the other client keeps the right place, the
  * other doctor's console shows who took whom, the API shows the doctor's
- * joinedCallAt during the call and null after, and hanging up gives the
- * client the closing screen.
+ * joinedCallAt during the call and null after, a client who reloads
+ * mid-call is back in it, and hanging up gives the client the closing screen.
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
@@ -81,6 +81,13 @@ describe('a board with a waiting list in Chromium', { skip }, () => {
     assert.ok(!Number.isNaN(Date.parse(during)));
     assert.equal((await api.get(`/v3/rooms/board/${board.id}`)).body.members.find((m: { userId: string }) => m.userId === bo.id).joinedCallAt, null);
 
+    // Dan reloads mid-call: back in the same call, with video again, nothing asked.
+    await dan.reload();
+    await inCall(dan);
+    assert.equal(await dan.isVisible('#name'), false);
+    await waitForGrowth(dan, 'framesDecoded', 5, WAIT);
+    assert.equal((await consoleView(annConsole)).me.current?.clientName, 'Dan');
+
     await annConsole.click('#app #leave');
     await dan.waitForSelector('#finished[data-kind="served"]', { timeout: WAIT });
     await waitUntil('joinedCallAt cleared', async () => {
@@ -93,7 +100,7 @@ describe('a board with a waiting list in Chromium', { skip }, () => {
     assert.deepEqual(after.waiting.map((w) => w.name), ['Cleo']);
   });
 
-  it('tells a client when nobody is available, keeps their place across a reload, and shows a declined client the message', async () => {
+  it('tells a client when nobody is available, keeps their place across a reload, and shows a declined client the message, and a deactivated board its closing message', async () => {
     const [ann] = seeded.users as [typeof seeded.users[0]];
     const board = await updateSpace(server.ctx, operatorActor(seeded.organization), 'board', (await newSpace(server, seeded, 'board', [ann])).id, {
       closingMessage: 'Open again at 2 pm.',
@@ -123,5 +130,12 @@ describe('a board with a waiting list in Chromium', { skip }, () => {
     assert.equal(await eve.textContent('#declined-message'), 'Please call the front desk.');
     await consoleShowsWaiting(annConsole, ['Fred']);
     await fred.waitForFunction(() => (window as any).foyer.view()?.position === 1, undefined, { timeout: WAIT });
+
+    // Deactivated while Fred waits: he is told at once, with the closing message, and nobody is let in.
+    assert.equal((await api.post(`/v3/rooms/board/${board.id}`, { json: { isActive: false } })).status, 200);
+    await fred.waitForSelector('#finished[data-kind="closed"]', { timeout: WAIT });
+    assert.equal(await fred.textContent('#closing-message'), 'Open again at 2 pm.');
+    await annConsole.waitForSelector('#console-inactive', { state: 'visible', timeout: WAIT });
+    await consoleShowsWaiting(annConsole, []);
   });
 });

@@ -7,7 +7,8 @@ import { mesh } from '../meeting/call.js';
 import { settings, state } from '../meeting/state.js';
 import { arrived, askToNotify, notifyPermission, unlockSoundOnGesture } from '../console/alerts.js';
 import { callMeeting, dropCall, joinCall } from '../console/call.js';
-import { CloseCode, ConsoleSocket } from '../console/socket.js';
+import { ConsoleSocket } from '../console/socket.js';
+import { CloseCode } from '../shared/close-codes.js';
 import { ct } from '../console/texts.js';
 import { renderView } from '../console/view.js';
 

@@ -86,6 +86,11 @@ function onView(view) {
     return;
   }
   if (callMeeting) leaveCall();
+  // The board dropped its waiting list: its link now enters the meeting directly, and so does this client.
+  if (view.space.hasWaitingList === false) {
+    leaveLine();
+    return location.reload();
+  }
   showWaiting(view, leave);
 }
 
@@ -99,7 +104,7 @@ function onRefused(code, error) {
   over = true;
   stopMedia();
   if (code === CloseCode.notFound || code === CloseCode.gone) return showEnd('notFound');
-  return showEnd('closed', lastView ?? { space: { closingMessage: null } });
+  return showEnd('closed', lastView ?? { space: { closingMessage: settings.waiting.closingMessage ?? null } });
 }
 
 function leave() {

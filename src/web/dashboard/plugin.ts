@@ -22,11 +22,12 @@ import { overviewRoutes } from './routes/overview.ts';
 import { roomRoutes } from './routes/rooms.ts';
 import { spaceRoutes } from './routes/spaces.ts';
 import { usageRoutes } from './routes/usage.ts';
+import { waitingHistoryRoutes } from './routes/waiting-history.ts';
 import type { DashboardOptions, DashboardRoutes } from './section.ts';
 import { csrfUserInfo, DASHBOARD, installSession } from './session.ts';
 
 /** Sections of the dashboard, in the order of the navigation. */
-const SECTIONS: DashboardRoutes[] = [authRoutes, overviewRoutes, meetingRoutes, roomRoutes, spaceRoutes, consoleRoutes, keyRoutes, usageRoutes];
+const SECTIONS: DashboardRoutes[] = [authRoutes, overviewRoutes, meetingRoutes, roomRoutes, spaceRoutes, consoleRoutes, waitingHistoryRoutes, keyRoutes, usageRoutes];
 
 export async function dashboardPlugin(app: FastifyInstance, options: DashboardOptions): Promise<void> {
   const { ctx, config } = options;

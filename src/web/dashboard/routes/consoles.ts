@@ -9,6 +9,7 @@
  * on every action (src/realtime/handlers/console.ts).
  */
 import type { Actor } from '../../../domain/actors.ts';
+import { can } from '../../../domain/policies.ts';
 import { getSpace, listSpaces } from '../../../domain/spaces.ts';
 import type { Space, SpaceKind } from '../../../domain/types.ts';
 import { iceServersFor } from '../../../realtime/ice.ts';
@@ -37,8 +38,13 @@ function hasLine(space: Space): boolean {
   return space.kind === 'queue' || space.hasWaitingList;
 }
 
-export function consolePath(space: Pick<Space, 'kind' | 'id'>): string {
+function consolePath(space: Pick<Space, 'kind' | 'id'>): string {
   return `${DASHBOARD}/${space.kind === 'board' ? 'boards' : 'queues'}/${space.id}/console`;
+}
+
+/** The console of `space` for `actor`, when they serve its line; undefined otherwise. */
+export function consoleHrefFor(actor: Actor, space: Space): string | undefined {
+  return serves(space, userIdOf(actor)) && hasLine(space) ? consolePath(space) : undefined;
 }
 
 export const consoleRoutes: DashboardRoutes = (app, { ctx, config }) => {
@@ -74,7 +80,12 @@ export const consoleRoutes: DashboardRoutes = (app, { ctx, config }) => {
         'console',
         {
           kind,
-          space: { id: space.id, name: space.name, editHref: `${DASHBOARD}/${path}/${space.id}` },
+          space: {
+            id: space.id,
+            name: space.name,
+            editHref: `${DASHBOARD}/${path}/${space.id}`,
+            historyHref: can(actor, 'space.audit') ? `${DASHBOARD}/${path}/${space.id}/history` : undefined,
+          },
           problem,
           settingsJson: problem ? null : scriptJson(settings),
         },
