@@ -7,7 +7,16 @@
  */
 import type { FastifyReply } from 'fastify';
 
-export function dashboardHeaders(reply: FastifyReply): void {
+export interface HeaderOptions {
+  /**
+   * Extra CSP `form-action` sources: browsers check a form's redirects
+   * against it, so the page whose form leads on to an identity provider
+   * names where that may be.
+   */
+  formAction?: string[];
+}
+
+export function dashboardHeaders(reply: FastifyReply, options: HeaderOptions = {}): void {
   reply.header(
     'content-security-policy',
     [
@@ -18,7 +27,7 @@ export function dashboardHeaders(reply: FastifyReply): void {
       "connect-src 'self'",
       "font-src 'self'",
       "base-uri 'none'",
-      "form-action 'self'",
+      ["form-action 'self'", ...(options.formAction ?? [])].join(' '),
       "frame-ancestors 'none'",
     ].join('; '),
   );

@@ -18,6 +18,7 @@ import { authRoutes } from './routes/auth.ts';
 import { keyRoutes } from './routes/keys.ts';
 import { meetingRoutes } from './routes/meetings.ts';
 import { overviewRoutes } from './routes/overview.ts';
+import { passwordResetRoutes } from './routes/password-reset.ts';
 import { roomRoutes } from './routes/rooms.ts';
 import { spaceRoutes } from './routes/spaces.ts';
 import { usageRoutes } from './routes/usage.ts';
@@ -25,7 +26,7 @@ import type { DashboardOptions, DashboardRoutes } from './section.ts';
 import { csrfUserInfo, DASHBOARD, installSession } from './session.ts';
 
 /** Sections of the dashboard, in the order of the navigation. */
-const SECTIONS: DashboardRoutes[] = [authRoutes, overviewRoutes, meetingRoutes, roomRoutes, spaceRoutes, keyRoutes, usageRoutes];
+const SECTIONS: DashboardRoutes[] = [authRoutes, passwordResetRoutes, overviewRoutes, meetingRoutes, roomRoutes, spaceRoutes, keyRoutes, usageRoutes];
 
 export async function dashboardPlugin(app: FastifyInstance, options: DashboardOptions): Promise<void> {
   const { ctx, config } = options;
