@@ -61,6 +61,5 @@ export async function createServer(parts: ServerParts): Promise<FoyerServer> {
     authGuard: parts.limits ? limitsGuard(parts.limits, lookups) : undefined,
     health: { limits: parts.limits, isShuttingDown: parts.isShuttingDown },
   });
-  if (mailer) app.addHook('onClose', async () => mailer.close());
   return { app, ctx, realtime, lookups };
 }

@@ -19,7 +19,6 @@ export async function withContext<T>(fn: (ctx: FoyerContext) => Promise<T>): Pro
   try {
     return await fn(ctx);
   } finally {
-    mailer?.close();
     await ctx.close();
   }
 }

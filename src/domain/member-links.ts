@@ -40,6 +40,8 @@ export interface IssuedLink {
   user: User;
   url: string;
   expiresAt: Date;
+  /** Whether the link also went out by mail: the link works either way, so a failed mail does not lose it. */
+  mail: 'sent' | 'failed' | 'not_configured';
 }
 
 async function issue(
@@ -62,17 +64,22 @@ async function issue(
     usedAt: null,
   };
   await ctx.store.insertMemberLink(link);
-  const issued = { user, url: `${ctx.publicUrl}${LINK_PATH}${token}`, expiresAt: link.expiresAt };
-  await ctx.mailer?.sendMemberMail({
-    to: user.email,
-    kind: purpose,
-    fullName: user.fullName,
-    organizationName: org.name,
-    url: issued.url,
-    expiresAt: issued.expiresAt,
-    lang,
-  });
-  return issued;
+  const url = `${ctx.publicUrl}${LINK_PATH}${token}`;
+  if (!ctx.mailer) return { user, url, expiresAt: link.expiresAt, mail: 'not_configured' };
+  try {
+    await ctx.mailer.sendMemberMail({
+      to: user.email,
+      kind: purpose,
+      fullName: user.fullName,
+      organizationName: org.name,
+      url,
+      expiresAt: link.expiresAt,
+      lang,
+    });
+    return { user, url, expiresAt: link.expiresAt, mail: 'sent' };
+  } catch {
+    return { user, url, expiresAt: link.expiresAt, mail: 'failed' };
+  }
 }
 
 /** The operator's invitation (or reset) link for a member of the actor's organization; `lang` is the mail's language. */
@@ -126,7 +133,9 @@ async function mailResetLinks(ctx: DomainContext, email: string, lang: string | 
     if (!(await ctx.store.findPasswordHash(user.id))) continue;
     if ((await ctx.store.countMemberLinksSince(user.id, 'reset', since)) >= MAX_SELF_SERVICE_RESETS_PER_HOUR) continue;
     const org = await ctx.store.findOrganization(user.organizationId);
-    if (org) await issue(ctx, org, user, 'reset', SELF_SERVICE_RESET_MINUTES * 60_000, lang);
+    if (!org) continue;
+    const issued = await issue(ctx, org, user, 'reset', SELF_SERVICE_RESET_MINUTES * 60_000, lang);
+    if (issued.mail === 'failed') throw new Error('The mail server did not take a password-reset mail.');
   }
 }
 

@@ -77,7 +77,7 @@ export function writeMemberMail(mail: MemberMail): WrittenMail {
   const lang: Lang = mail.lang === 'de' ? 'de' : 'en';
   const w = WORDS[lang][mail.kind];
   // Stated with its time zone: the member reads it wherever they are.
-  const when = new Intl.DateTimeFormat(w.locale, { dateStyle: 'long', timeStyle: 'short', timeZone: 'UTC', timeZoneName: 'short' }).format(mail.expiresAt);
+  const when = `${new Intl.DateTimeFormat(w.locale, { dateStyle: 'long', timeStyle: 'short', timeZone: 'UTC' }).format(mail.expiresAt)} UTC`;
   const text = [w.greeting(mail), '', w.body(mail), '', mail.url, '', w.expires(when), '', w.ignore, '', '— Foyer', ''].join('\n');
   const e = escapeHtml;
   const html = `<!doctype html>
@@ -85,7 +85,7 @@ export function writeMemberMail(mail: MemberMail): WrittenMail {
 <body style="font-family: system-ui, sans-serif; line-height: 1.5; color: #1b1f24; max-width: 36em;">
 <p>${e(w.greeting(mail))}</p>
 <p>${e(w.body(mail))}</p>
-<p><a href="${e(mail.url)}" style="display: inline-block; padding: 0.6em 1.2em; background: #1f5f8b; color: #ffffff; text-decoration: none; border-radius: 4px;">${e(w.button)}</a></p>
+<p><a href="${e(mail.url)}" style="display: inline-block; padding: 0.6em 1.2em; background: #2f6fe0; color: #ffffff; text-decoration: none; border-radius: 4px;">${e(w.button)}</a></p>
 <p style="word-break: break-all; font-size: 0.9em;">${e(mail.url)}</p>
 <p>${e(w.expires(when))}</p>
 <p style="color: #555;">${e(w.ignore)}</p>

@@ -9,20 +9,13 @@ import type { MailConfig } from '../config.ts';
 import type { Mailer } from '../domain/context.ts';
 import { writeMemberMail } from './member-mail.ts';
 
-export interface SmtpMailer extends Mailer {
-  /** Closes pooled connections. */
-  close(): void;
-}
-
-export function createSmtpMailer(config: MailConfig): SmtpMailer {
+/** One connection per mail (no pool): member mail is rare, and nothing is left open to close. */
+export function createSmtpMailer(config: MailConfig): Mailer {
   const transport = nodemailer.createTransport(config.smtpUrl);
   return {
     async sendMemberMail(mail) {
       const written = writeMemberMail(mail);
       await transport.sendMail({ from: config.from, to: mail.to, subject: written.subject, text: written.text, html: written.html });
-    },
-    close() {
-      transport.close();
     },
   };
 }

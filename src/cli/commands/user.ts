@@ -12,6 +12,12 @@ import type { Output } from '../output.ts';
 import { presentUser } from '../presenters.ts';
 import { withContext } from '../context.ts';
 
+const MAIL_NOTES = {
+  sent: 'It was also sent to them by mail.',
+  failed: 'The mail server did not take the mail (see SMTP_URL): give them the link yourself.',
+  not_configured: 'Give it to them yourself: no mail server is configured (SMTP_URL).',
+} as const;
+
 export function registerUser(program: Command, out: () => Output): void {
   const user = program.command('user').description("manage an organization's users");
 
@@ -51,8 +57,13 @@ export function registerUser(program: Command, out: () => Output): void {
       out().result({ url: issued.url, expiresAt: issued.expiresAt.toISOString() }, [
         `${what} link for ${issued.user.email} (${org.slug}), valid once until ${issued.expiresAt.toISOString()}:`,
         issued.url,
-        ctx.mailer ? 'It was also sent to them by mail.' : 'Give it to them yourself: no mail server is configured (SMTP_URL).',
+        MAIL_NOTES[issued.mail],
       ]);
+      if (issued.mail === 'failed') {
+        // On stderr too: with --json the printed object stays exactly the link.
+        process.stderr.write('foyer: the mail server did not take the mail; the link above works, hand it over yourself.\n');
+        process.exitCode = 1;
+      }
     });
 
   user

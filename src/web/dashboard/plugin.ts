@@ -21,12 +21,13 @@ import { overviewRoutes } from './routes/overview.ts';
 import { passwordResetRoutes } from './routes/password-reset.ts';
 import { roomRoutes } from './routes/rooms.ts';
 import { spaceRoutes } from './routes/spaces.ts';
+import { ssoRoutes } from './routes/sso.ts';
 import { usageRoutes } from './routes/usage.ts';
 import type { DashboardOptions, DashboardRoutes } from './section.ts';
 import { csrfUserInfo, DASHBOARD, installSession } from './session.ts';
 
 /** Sections of the dashboard, in the order of the navigation. */
-const SECTIONS: DashboardRoutes[] = [authRoutes, passwordResetRoutes, overviewRoutes, meetingRoutes, roomRoutes, spaceRoutes, keyRoutes, usageRoutes];
+const SECTIONS: DashboardRoutes[] = [authRoutes, passwordResetRoutes, ssoRoutes, overviewRoutes, meetingRoutes, roomRoutes, spaceRoutes, keyRoutes, usageRoutes];
 
 export async function dashboardPlugin(app: FastifyInstance, options: DashboardOptions): Promise<void> {
   const { ctx, config } = options;
