@@ -71,8 +71,11 @@ export const ssoRoutes: DashboardRoutes = (app, { ctx, config }) => {
       if (!organization || organization.slug !== values.organization) throw new NotFoundError('sso');
       client = await ssoClient(ctx, organization);
     } catch (error) {
-      if (error instanceof NotFoundError) return form(request, reply, values, values.organization ? 'ssoUnknownOrganization' : 'ssoOrganizationMissing', 400);
-      throw error;
+      if (!(error instanceof NotFoundError)) throw error;
+      if (organization && (await ctx.store.findOrganizationSso(organization.id))) {
+        request.log.warn({ organization: organization.slug }, 'single sign-on client secret cannot be unsealed: was SSO_SECRET_KEY changed? Set it again with foyer org sso');
+      }
+      return form(request, reply, values, values.organization ? 'ssoUnknownOrganization' : 'ssoOrganizationMissing', 400);
     }
     let started;
     try {
