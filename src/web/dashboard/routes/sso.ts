@@ -29,7 +29,7 @@ const FLOW_COOKIE = 'foyer_sso';
 const FLOW_PURPOSE = 'sso-flow';
 const FLOW_MINUTES = 10;
 /** The form leads on to the provider; browsers check that redirect against the page's form-action. */
-const TO_PROVIDER = { formAction: ['https:', 'http://localhost:*', 'http://127.0.0.1:*', 'http://[::1]:*'] };
+const TO_PROVIDER = { formAction: ['https:', 'http://localhost:*', 'http://127.0.0.1:*'] };
 
 interface SealedFlow extends Flow {
   organizationId: string;
