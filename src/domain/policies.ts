@@ -12,7 +12,7 @@
  * | who served whom (the audit)  | no      | no   | yes   | yes      |
  * | API keys                     | no      | no   | yes   | yes      |
  * | request usage                | no      | no   | yes   | yes      |
- * | quotas, users                | no      | no   | no    | yes      |
+ * | quotas, users, single sign-on | no     | no   | no    | yes      |
  *
  * (*) only a member listed on that board or queue (checked by domain/waiting).
  *
@@ -32,7 +32,8 @@ export type Action =
   | 'apiKey.manage'
   | 'usage.read'
   | 'quota.manage'
-  | 'user.manage';
+  | 'user.manage'
+  | 'sso.manage';
 
 const EVERYONE: ReadonlySet<Actor['kind']> = new Set(['api_key', 'member', 'operator']);
 
@@ -51,6 +52,7 @@ const RULES: Record<Action, (actor: Actor) => boolean> = {
   'usage.read': isAdmin,
   'quota.manage': (actor) => actor.kind === 'operator',
   'user.manage': (actor) => actor.kind === 'operator',
+  'sso.manage': (actor) => actor.kind === 'operator',
 };
 
 export function can(actor: Actor, action: Action): boolean {

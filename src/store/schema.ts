@@ -212,6 +212,16 @@ export interface MemberConsolesTable {
   opened_at: number;
 }
 
+/** An organization's single sign-on client; the secret sealed (migration 010). */
+export interface OrganizationSsoTable {
+  organization_id: string;
+  issuer: string;
+  client_id: string;
+  client_secret_sealed: string;
+  created_at: number;
+  updated_at: number;
+}
+
 export interface Database {
   organizations: OrganizationsTable;
   users: UsersTable;
@@ -231,4 +241,5 @@ export interface Database {
   sign_in_failures: SignInFailuresTable;
   waiting_entries: WaitingEntriesTable;
   member_consoles: MemberConsolesTable;
+  organization_sso: OrganizationSsoTable;
 }

@@ -12,6 +12,7 @@ import type { OpenedStore } from './contract/fixtures.ts';
 import { listsContract } from './contract/lists.ts';
 import { placesContract } from './contract/places.ts';
 import { spacesContract } from './contract/spaces.ts';
+import { ssoContract } from './contract/sso.ts';
 import { transactionsContract } from './contract/transactions.ts';
 import { usageContract } from './contract/usage.ts';
 
@@ -38,4 +39,5 @@ export function storeContract(open: () => Promise<OpenedStore>): void {
   spacesContract(env);
   transactionsContract(env);
   usageContract(env);
+  ssoContract(env);
 }

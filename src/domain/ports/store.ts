@@ -29,6 +29,7 @@ import type {
 } from '../types.ts';
 import type { LiveStore } from './live-store.ts';
 import type { MemberStore } from './member-store.ts';
+import type { SsoStore } from './sso-store.ts';
 import type { WaitingStore } from './waiting-store.ts';
 
 /**
@@ -144,7 +145,7 @@ export interface UsageStore {
 }
 
 export interface Store
-  extends OrganizationStore, ApiKeyStore, MeetingStore, RoomStore, SpaceStore, UsageStore, MemberStore, WaitingStore {
+  extends OrganizationStore, ApiKeyStore, MeetingStore, RoomStore, SpaceStore, UsageStore, MemberStore, SsoStore, WaitingStore {
   /** Presence and meeting-place deadlines (see live-store.ts). */
   readonly live: LiveStore;
   /**

@@ -13,6 +13,7 @@ import { members } from './004_members.ts';
 import { lists } from './007_lists.ts';
 import { waiting } from './008_waiting.ts';
 import { keyUsage } from './009_key_usage.ts';
+import { sso } from './010_sso.ts';
 
 const migrations: Record<string, Migration> = {
   '001_initial': initial,
@@ -22,6 +23,7 @@ const migrations: Record<string, Migration> = {
   '007_lists': lists,
   '008_waiting': waiting,
   '009_key_usage': keyUsage,
+  '010_sso': sso,
 };
 
 export const migrationProvider: MigrationProvider = {
