@@ -139,3 +139,45 @@ describe('a board with a waiting list in Chromium', { skip }, () => {
     await consoleShowsWaiting(annConsole, []);
   });
 });
+
+describe('a doctor who vanishes mid-call, in Chromium', { skip }, () => {
+  let db: TestDatabase;
+  let server: TestServer;
+  let seeded: SeededOrganization;
+  let browser: Browser;
+  const opened: Participant[] = [];
+
+  before(async () => {
+    db = await openTestDatabase('sqlite');
+    // The shortest grace period the configuration takes, so the doctor's absence counts quickly.
+    server = await startServer(db.store, { waitingGraceSeconds: 5 });
+    seeded = await seedOrganization(server.ctx, 'medical', [{ email: 'ann@clinic.test', fullName: 'Dr Ann', role: 'ADMIN' }]);
+    browser = await launch();
+  });
+
+  after(async () => {
+    for (const p of opened) await p.context.close().catch(() => {});
+    await browser?.close();
+    await server?.close();
+    await db?.dispose();
+  });
+
+  it('puts the client back at the front of the line, with their camera, instead of stranding them', async () => {
+    const [ann] = seeded.users as [typeof seeded.users[0]];
+    const board = await newSpace(server, seeded, 'board', [ann]);
+    const gil = await clientWaits(browser, server, board, 'Gil', opened);
+    const annConsole = await memberConsole(browser, server, board, ann, opened);
+    await consoleShowsWaiting(annConsole, ['Gil']);
+    await annConsole.click('#waiting-list li:nth-child(1) button.accept');
+    await inCall(gil);
+    await inCall(annConsole);
+
+    await annConsole.context().close();
+    await gil.waitForFunction(() => (window as any).foyer.view()?.state === 'waiting' && document.querySelector('#waiting') !== null, undefined, { timeout: WAIT });
+    assert.equal((await clientState(gil))?.position, 1);
+    await gil.waitForSelector('#nobody', { state: 'visible', timeout: WAIT });
+    // The camera was started again for the preview.
+    await gil.waitForFunction(() => ((document.querySelector('#tile-self video') as HTMLVideoElement | null)?.srcObject as MediaStream | null)?.getVideoTracks()[0]?.readyState === 'live', undefined, { timeout: WAIT });
+  });
+});
+
