@@ -26,6 +26,8 @@ window.foyer = {
   participants: () => state.participants.map((p) => p.name),
   framesDecoded: () => mesh.framesDecoded(),
   stats: () => mesh.stats(),
+  /** The first remote video frame of the call (performance.now() time), as on the meeting page. */
+  firstRemoteFrameAt: () => state.firstRemoteFrameAt,
 };
 
 function act(type, entryId, message) {
