@@ -7,7 +7,8 @@
  */
 import type { FastifyReply } from 'fastify';
 
-export function dashboardHeaders(reply: FastifyReply, { calls = false }: { calls?: boolean } = {}): void {
+/** `sockets`: extra connect-src sources for a page that opens the signalling socket (a console). */
+export function dashboardHeaders(reply: FastifyReply, { calls = false, sockets = '' }: { calls?: boolean; sockets?: string } = {}): void {
   reply.header(
     'content-security-policy',
     [
@@ -17,7 +18,7 @@ export function dashboardHeaders(reply: FastifyReply, { calls = false }: { calls
       "img-src 'self' data:",
       // A console holds calls: its camera and the client's video, and its own socket.
       ...(calls ? ["media-src 'self' blob: mediastream:"] : []),
-      "connect-src 'self'",
+      `connect-src 'self'${calls ? sockets : ''}`,
       "font-src 'self'",
       "base-uri 'none'",
       "form-action 'self'",
