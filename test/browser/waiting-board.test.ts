@@ -138,6 +138,18 @@ describe('a board with a waiting list in Chromium', { skip }, () => {
     await annConsole.waitForSelector('#console-inactive', { state: 'visible', timeout: WAIT });
     await consoleShowsWaiting(annConsole, []);
   });
+
+  it('sends waiting clients into the board’s meeting when it drops its waiting list', async () => {
+    const [ann] = seeded.users as [typeof seeded.users[0]];
+    const board = await newSpace(server, seeded, 'board', [ann]);
+    const p = await openParticipant(browser, `${server.origin}/${board.slug}?displayName=Hal&skipPrejoin=true`);
+    opened.push(p);
+    await p.page.waitForFunction(() => (window as any).foyer?.view()?.state === 'waiting', undefined, { timeout: WAIT });
+    assert.equal((await api.post(`/v3/rooms/board/${board.id}`, { json: { hasWaitingList: false } })).status, 200);
+    // The same link is now the board's meeting page, joined at once as the link's parameters say.
+    await p.page.waitForFunction(() => (window as any).foyer?.view === undefined && (window as any).foyer?.phase() === 'call', undefined, { timeout: WAIT });
+    assert.deepEqual(await p.page.evaluate(() => (window as any).foyer.participants()), ['Hal']);
+  });
 });
 
 describe('a doctor who vanishes mid-call, in Chromium', { skip }, () => {
