@@ -4,7 +4,11 @@
  * see each other's live video, the other client keeps the right place, the
  * other doctor's console shows who took whom, the API shows the doctor's
  * joinedCallAt during the call and null after, a client who reloads
- * mid-call is back in it, and hanging up gives the client the closing screen.
+ * mid-call is back in it, and hanging up gives the client the closing
+ * screen. Also: "nobody is available" with the closing message, a reload
+ * keeping the place, a decline with its message, deactivation and a
+ * dropped waiting list taking effect on the open page, and a doctor who
+ * vanishes mid-call handing the client back to the front of the line.
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
