@@ -4,7 +4,11 @@
  * see each other's live video, the other client keeps the right place, the
  * other doctor's console shows who took whom, the API shows the doctor's
  * joinedCallAt during the call and null after, a client who reloads
- * mid-call is back in it, and hanging up gives the client the closing screen.
+ * mid-call is back in it, and hanging up gives the client the closing
+ * screen. Also: "nobody is available" with the closing message, a reload
+ * keeping the place, a decline with its message, deactivation and a
+ * dropped waiting list taking effect on the open page, and a doctor who
+ * vanishes mid-call handing the client back to the front of the line.
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
@@ -138,4 +142,58 @@ describe('a board with a waiting list in Chromium', { skip }, () => {
     await annConsole.waitForSelector('#console-inactive', { state: 'visible', timeout: WAIT });
     await consoleShowsWaiting(annConsole, []);
   });
+
+  it('sends waiting clients into the board’s meeting when it drops its waiting list', async () => {
+    const [ann] = seeded.users as [typeof seeded.users[0]];
+    const board = await newSpace(server, seeded, 'board', [ann]);
+    const p = await openParticipant(browser, `${server.origin}/${board.slug}?displayName=Hal&skipPrejoin=true`);
+    opened.push(p);
+    await p.page.waitForFunction(() => (window as any).foyer?.view()?.state === 'waiting', undefined, { timeout: WAIT });
+    assert.equal((await api.post(`/v3/rooms/board/${board.id}`, { json: { hasWaitingList: false } })).status, 200);
+    // The same link is now the board's meeting page, joined at once as the link's parameters say.
+    await p.page.waitForFunction(() => (window as any).foyer?.view === undefined && (window as any).foyer?.phase() === 'call', undefined, { timeout: WAIT });
+    assert.deepEqual(await p.page.evaluate(() => (window as any).foyer.participants()), ['Hal']);
+  });
 });
+
+describe('a doctor who vanishes mid-call, in Chromium', { skip }, () => {
+  let db: TestDatabase;
+  let server: TestServer;
+  let seeded: SeededOrganization;
+  let browser: Browser;
+  const opened: Participant[] = [];
+
+  before(async () => {
+    db = await openTestDatabase('sqlite');
+    // The shortest grace period the configuration takes, so the doctor's absence counts quickly.
+    server = await startServer(db.store, { waitingGraceSeconds: 5 });
+    seeded = await seedOrganization(server.ctx, 'medical', [{ email: 'ann@clinic.test', fullName: 'Dr Ann', role: 'ADMIN' }]);
+    browser = await launch();
+  });
+
+  after(async () => {
+    for (const p of opened) await p.context.close().catch(() => {});
+    await browser?.close();
+    await server?.close();
+    await db?.dispose();
+  });
+
+  it('puts the client back at the front of the line, with their camera, instead of stranding them', async () => {
+    const [ann] = seeded.users as [typeof seeded.users[0]];
+    const board = await newSpace(server, seeded, 'board', [ann]);
+    const gil = await clientWaits(browser, server, board, 'Gil', opened);
+    const annConsole = await memberConsole(browser, server, board, ann, opened);
+    await consoleShowsWaiting(annConsole, ['Gil']);
+    await annConsole.click('#waiting-list li:nth-child(1) button.accept');
+    await inCall(gil);
+    await inCall(annConsole);
+
+    await annConsole.context().close();
+    await gil.waitForFunction(() => (window as any).foyer.view()?.state === 'waiting' && document.querySelector('#waiting') !== null, undefined, { timeout: WAIT });
+    assert.equal((await clientState(gil))?.position, 1);
+    await gil.waitForSelector('#nobody', { state: 'visible', timeout: WAIT });
+    // The camera was started again for the preview.
+    await gil.waitForFunction(() => ((document.querySelector('#tile-self video') as HTMLVideoElement | null)?.srcObject as MediaStream | null)?.getVideoTracks()[0]?.readyState === 'live', undefined, { timeout: WAIT });
+  });
+});
+

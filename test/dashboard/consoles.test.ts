@@ -88,6 +88,7 @@ describe('a member’s consoles in the dashboard', () => {
     assert.match(page.headers.get('permissions-policy') ?? '', /camera=\(self\)/);
     assert.match(page.headers.get('content-security-policy') ?? '', /media-src 'self' blob: mediastream:/);
     assert.match(page.headers.get('content-security-policy') ?? '', /script-src 'self';/);
+    assert.match(page.headers.get('content-security-policy') ?? '', /connect-src 'self' ws:\/\/127\.0\.0\.1:\d+ wss:\/\/127\.0\.0\.1:\d+;/, 'the socket named for older Safari');
     assert.match(textById(page.text, 'waiting-empty') ?? '', /Niemand wartet/);
 
     const board = await sam.get(`/dashboard/boards/${spaces.surgery!.id}/console`);

@@ -9,7 +9,8 @@ import { meetingTexts } from '../shared/strings/meeting.js';
 
 export const settings = readSettings();
 export const params = new URLSearchParams(location.search);
-export const lang = pickLang(params.get('lang'));
+// A page the server already rendered in a language (a member's console) passes it in its settings.
+export const lang = pickLang(params.get('lang') || settings.lang);
 export const t = translator(lang, meetingTexts);
 export const embed = params.get('embed') === 'true';
 /** Where each screen (pre-join, call, end) replaces the one before. */

@@ -26,8 +26,8 @@ window.foyer = {
   participants: () => state.participants.map((p) => p.name),
   framesDecoded: () => mesh.framesDecoded(),
   stats: () => mesh.stats(),
-  // Wall-clock time (epoch ms) of the first remote video frame painted, for scripts/accept-latency.ts.
-  firstRemoteFrameEpoch: () => (state.firstRemoteFrameAt === null ? null : performance.timeOrigin + state.firstRemoteFrameAt),
+  /** The first remote video frame of the call (performance.now() time), as on the meeting page. */
+  firstRemoteFrameAt: () => state.firstRemoteFrameAt,
 };
 
 function act(type, entryId, message) {

@@ -16,6 +16,8 @@ export interface HeaderOptions {
   formAction?: string[];
   /** A console holds calls: its camera and the client's video, and its own socket. */
   calls?: boolean;
+  /** Extra connect-src sources for a page that opens the signalling socket (a console); used with `calls`. */
+  sockets?: string;
 }
 
 export function dashboardHeaders(reply: FastifyReply, options: HeaderOptions = {}): void {
@@ -26,8 +28,9 @@ export function dashboardHeaders(reply: FastifyReply, options: HeaderOptions = {
       "script-src 'self'",
       "style-src 'self'",
       "img-src 'self' data:",
+      // A console holds calls: its camera and the client's video, and its own socket.
       ...(options.calls ? ["media-src 'self' blob: mediastream:"] : []),
-      "connect-src 'self'",
+      `connect-src 'self'${options.calls ? (options.sockets ?? '') : ''}`,
       "font-src 'self'",
       "base-uri 'none'",
       ["form-action 'self'", ...(options.formAction ?? [])].join(' '),

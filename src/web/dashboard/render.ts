@@ -7,6 +7,7 @@
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { can } from '../../domain/policies.ts';
+import { socketSources } from '../headers.ts';
 import { dashboardHeaders, type HeaderOptions } from './headers.ts';
 import { csrfUserInfo, DASHBOARD } from './session.ts';
 import { dashboardLang, translator } from './texts.ts';
@@ -52,7 +53,7 @@ export async function renderPage(
   status = 200,
   headers: HeaderOptions = {},
 ): Promise<string> {
-  dashboardHeaders(reply, headers);
+  dashboardHeaders(reply, { ...headers, sockets: socketSources(request) });
   const lang = dashboardLang(request, reply);
   const t = translator(lang);
   const member = request.member?.actor;

@@ -18,6 +18,7 @@ import { pathId } from '../forms.ts';
 import { renderPage } from '../render.ts';
 import type { DashboardRoutes } from '../section.ts';
 import { DASHBOARD, requireMember } from '../session.ts';
+import { dashboardLang } from '../texts.ts';
 
 const KINDS: Array<{ kind: SpaceKind; path: string }> = [
   { kind: 'board', path: 'boards' },
@@ -72,6 +73,8 @@ export const consoleRoutes: DashboardRoutes = (app, { ctx, config }) => {
         title: null,
         iceServers: iceServersFor(config.ice, ctx.now()),
         wsPath: '/ws',
+        // The call's texts in the language of the page around it.
+        lang: dashboardLang(request, reply),
         console: { kind, spaceId: space.id, name: space.name, memberName: actor.kind === 'member' ? actor.user.fullName : '' },
       };
       return renderPage(
