@@ -9,12 +9,11 @@
  */
 import { loadConfig } from '../config.ts';
 import { createContext, type FoyerContext } from '../context.ts';
-import { createSmtpMailer } from '../mail/smtp-mailer.ts';
 
 export async function withContext<T>(fn: (ctx: FoyerContext) => Promise<T>): Promise<T> {
   const config = loadConfig();
-  // With SMTP_URL set, invitation and reset links also go out by mail.
-  const mailer = config.mail ? createSmtpMailer(config.mail) : undefined;
+  // With SMTP_URL set, invitation and reset links also go out by mail (nodemailer loaded only then: every command starts faster).
+  const mailer = config.mail ? (await import('../mail/smtp-mailer.ts')).createSmtpMailer(config.mail) : undefined;
   const ctx = await createContext(config, { migrate: true, mailer });
   try {
     return await fn(ctx);

@@ -30,7 +30,7 @@ const WORDS: Record<Lang, Record<MemberMail['kind'], Words>> = {
     invite: {
       subject: (m) => `Your invitation to ${m.organizationName} on Foyer`,
       greeting: (m) => `Hello ${m.fullName},`,
-      body: (m) => `you have been invited to the Foyer dashboard of ${m.organizationName}. Open this link to choose your password:`,
+      body: (m) => `You have been invited to the Foyer dashboard of ${m.organizationName}. Open this link to choose your password:`,
       button: 'Choose your password',
       expires: (when) => `The link works once, until ${when}.`,
       ignore: 'If you did not expect this invitation, you can ignore this mail.',
@@ -39,7 +39,7 @@ const WORDS: Record<Lang, Record<MemberMail['kind'], Words>> = {
     reset: {
       subject: (m) => `Reset your Foyer password for ${m.organizationName}`,
       greeting: (m) => `Hello ${m.fullName},`,
-      body: (m) => `someone asked to reset your password for the Foyer dashboard of ${m.organizationName}. Open this link to choose a new one:`,
+      body: (m) => `Someone asked to reset your password for the Foyer dashboard of ${m.organizationName}. Open this link to choose a new one:`,
       button: 'Choose a new password',
       expires: (when) => `The link works once, until ${when}.`,
       ignore: 'If you did not ask for this, ignore this mail: your password stays as it is.',

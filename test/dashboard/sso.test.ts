@@ -9,6 +9,7 @@
  * the flow cookie (another browser), and the same callback twice.
  */
 import assert from 'node:assert/strict';
+import { Writable } from 'node:stream';
 import { after, before, describe, it } from 'node:test';
 import { operatorActor } from '../../src/domain/actors.ts';
 import { tokenHash } from '../../src/domain/member-links.ts';
@@ -28,10 +29,12 @@ for (const database of await testDatabases()) {
     let provider: TestOidcProvider;
     let clinic: SeededOrganization;
     let other: SeededOrganization;
+    const logLines: string[] = [];
 
     before(async () => {
       db = await database.open();
-      server = await startServer(db.store, { ssoSecretKey: SSO_KEY, passwordHashCost: 14 });
+      const stream = new Writable({ write(chunk, _encoding, done) { logLines.push(String(chunk)); done(); } });
+      server = await startServer(db.store, { ssoSecretKey: SSO_KEY, passwordHashCost: 14 }, { logger: { level: 'info', stream } });
       provider = await startOidcProvider({
         redirectUri: `${TEST_PUBLIC_URL}${SSO_CALLBACK_PATH}`,
         accounts: {
@@ -70,10 +73,15 @@ for (const database of await testDatabases()) {
     /** Back at Foyer's callback (PUBLIC_URL is not this server's origin, so the path is taken over). */
     const back = (client: DashboardClient, callback: URL): Promise<Page> => client.get(callback.pathname + callback.search);
 
-    const assertRefused = (page: Page, status: number, reason: string, client: DashboardClient) => {
+    /** The callback sent the visitor to the refusal page for `reason`, which says so; and there is no session. */
+    const assertRefused = async (callback: Page, status: number, reason: string, client: DashboardClient): Promise<Page> => {
+      assert.equal(callback.status, 303, callback.text.slice(0, 500));
+      assert.match(callback.location!, new RegExp(`^/dashboard/sso/refused\\?reason=${reason}(&|$)`));
+      const page = await client.get(callback.location!);
       assert.equal(page.status, status, page.text.slice(0, 500));
       assert.match(page.text, new RegExp(`data-reason="${reason}"`));
       assert.equal(client.cookie('foyer_session'), undefined, 'no session');
+      return page;
     };
 
     it('offers single sign-on on the sign-in page once an organization has it', async () => {
@@ -108,29 +116,30 @@ for (const database of await testDatabases()) {
       assert.match(overview.text, /Signed in as Alice Hart/);
       assert.match(overview.text, new RegExp(clinic.organization.name));
 
+      const code = callback.searchParams.get('code')!;
+      assert.ok(logLines.some((line) => line.includes('/dashboard/sso/callback?[redacted]')), 'the callback is logged');
+      assert.ok(!logLines.some((line) => line.includes(code)), 'without its authorization code');
+
       // The same answer from the provider a second time finds no flow: it worked once.
       const replay = new DashboardClient(server.origin);
-      assertRefused(await back(replay, callback), 400, 'ssoExpired', replay);
+      await assertRefused(await back(replay, callback), 400, 'ssoExpired', replay);
     });
 
     it('refuses an email the provider does not call verified', async () => {
       const client = new DashboardClient(server.origin);
-      const page = await back(client, await signInAt(await start(client), 'uma'));
-      assertRefused(page, 403, 'ssoUnverified', client);
+      await assertRefused(await back(client, await signInAt(await start(client), 'uma')), 403, 'ssoUnverified', client);
     });
 
     it("refuses a member of another organization, even one the provider vouches for", async () => {
       const client = new DashboardClient(server.origin);
-      const page = await back(client, await signInAt(await start(client), 'otto'));
-      assertRefused(page, 403, 'ssoNotAMember', client);
+      const page = await assertRefused(await back(client, await signInAt(await start(client), 'otto')), 403, 'ssoNotAMember', client);
       assert.match(page.text, /Foyer does not create members on its own/);
       assert.equal((await server.ctx.store.listUsers(other.organization.id)).length, 1);
     });
 
     it('refuses an unknown email and creates nobody', async () => {
       const client = new DashboardClient(server.origin);
-      const page = await back(client, await signInAt(await start(client), 'nobody'));
-      assertRefused(page, 403, 'ssoNotAMember', client);
+      await assertRefused(await back(client, await signInAt(await start(client), 'nobody')), 403, 'ssoNotAMember', client);
       assert.equal((await server.ctx.store.findUsersByEmail('nobody@clinic.test')).length, 0);
     });
 
@@ -138,14 +147,14 @@ for (const database of await testDatabases()) {
       const client = new DashboardClient(server.origin);
       const callback = await signInAt(await start(client), 'alice');
       callback.searchParams.set('state', 'forged-state');
-      assertRefused(await back(client, callback), 400, 'ssoFailed', client);
+      await assertRefused(await back(client, callback), 400, 'ssoFailed', client);
     });
 
     it('refuses a callback in a browser that did not start the sign-in', async () => {
       const starter = new DashboardClient(server.origin);
       const callback = await signInAt(await start(starter), 'alice');
       const stranger = new DashboardClient(server.origin);
-      assertRefused(await back(stranger, callback), 400, 'ssoExpired', stranger);
+      await assertRefused(await back(stranger, callback), 400, 'ssoExpired', stranger);
     });
 
     it('says beside the field when the organization has no single sign-on, and keeps what was typed', async () => {

@@ -5,8 +5,8 @@
  * administrator can hand out as a link: /dashboard/sso?organization=NAME),
  * is sent to the provider, and comes back to the callback, which signs in
  * the member of that organization whose verified email the provider
- * vouches for (domain/sso.ts); everyone else gets a page saying why, and
- * no session.
+ * vouches for (domain/sso.ts); everyone else is sent to a page saying
+ * why, and gets no session.
  *
  * What the callback must check (state, nonce, PKCE verifier, organization,
  * where to go next) travels in a cookie sealed under SSO_SECRET_KEY
@@ -43,7 +43,8 @@ function callbackUrl(publicUrl: string, requestUrl: string): URL {
   return new URL(`${publicUrl}${SSO_CALLBACK_PATH}${query}`);
 }
 
-type Refusal = 'ssoExpired' | 'ssoFailed' | 'ssoUnverified' | 'ssoNotAMember' | 'ssoUnavailable';
+const REFUSALS = ['ssoExpired', 'ssoFailed', 'ssoUnverified', 'ssoNotAMember', 'ssoUnavailable'] as const;
+type Refusal = (typeof REFUSALS)[number];
 
 export const ssoRoutes: DashboardRoutes = (app, { ctx, config }) => {
   const key = config.ssoSecretKey;
@@ -52,8 +53,17 @@ export const ssoRoutes: DashboardRoutes = (app, { ctx, config }) => {
   const form = (request: FastifyRequest, reply: FastifyReply, values: Record<string, string>, error?: string, status = 200) =>
     renderPage(request, reply, 'sso', { values, next: safeNext(values.next), errors: error ? { organization: error } : {} }, status, TO_PROVIDER);
 
-  const refuse = (request: FastifyRequest, reply: FastifyReply, reason: Refusal, organization?: Organization) =>
-    renderPage(request, reply, 'sso-refused', { reason, organization: organization?.slug ?? '' }, reason === 'ssoExpired' || reason === 'ssoFailed' ? 400 : 403);
+  // To a page of its own, so that reloading it or switching its language does not replay the callback.
+  const refuse = (reply: FastifyReply, reason: Refusal, organization?: Organization) =>
+    reply.redirect(`${DASHBOARD}/sso/refused?reason=${reason}${organization ? `&organization=${encodeURIComponent(organization.slug)}` : ''}`, 303);
+
+  app.get('/sso/refused', PUBLIC, async (request, reply) => {
+    if (!key) return reply.callNotFound();
+    const query = request.query as Record<string, string | undefined>;
+    const reason = REFUSALS.find((r) => r === query.reason) ?? 'ssoFailed';
+    const organization = /^[a-z0-9-]{1,100}$/.test(query.organization ?? '') ? query.organization : '';
+    return renderPage(request, reply, 'sso-refused', { reason, organization }, reason === 'ssoExpired' || reason === 'ssoFailed' ? 400 : 403);
+  });
 
   app.get('/sso', PUBLIC, async (request, reply) => {
     if (!key) return reply.callNotFound();
@@ -95,21 +105,21 @@ export const ssoRoutes: DashboardRoutes = (app, { ctx, config }) => {
     reply.clearCookie(FLOW_COOKIE, cookieOptions);
     const opened = sealed ? unseal(key, FLOW_PURPOSE, FLOW_COOKIE, sealed) : undefined;
     const flow = opened ? (JSON.parse(opened) as SealedFlow) : undefined;
-    if (!flow || flow.expiresAt <= ctx.now().getTime()) return refuse(request, reply, 'ssoExpired');
+    if (!flow || flow.expiresAt <= ctx.now().getTime()) return refuse(reply, 'ssoExpired');
     const organization = await ctx.store.findOrganization(flow.organizationId);
-    if (!organization) return refuse(request, reply, 'ssoUnavailable');
+    if (!organization) return refuse(reply, 'ssoUnavailable');
     let identity;
     try {
       const client = await ssoClient(ctx, organization);
       identity = await completeSignIn(await providerConfig(client), callbackUrl(config.publicUrl, request.url), flow);
     } catch (error) {
-      if (error instanceof NotFoundError) return refuse(request, reply, 'ssoUnavailable', organization);
+      if (error instanceof NotFoundError) return refuse(reply, 'ssoUnavailable', organization);
       // Names only: the provider's messages can echo codes or tokens.
       request.log.warn({ failure: { name: (error as Error).name, code: (error as { code?: string }).code } }, 'single sign-on refused');
-      return refuse(request, reply, 'ssoFailed', organization);
+      return refuse(reply, 'ssoFailed', organization);
     }
     const result = await signInWithSso(ctx, organization, identity);
-    if (!result.ok) return refuse(request, reply, result.reason === 'email_unverified' ? 'ssoUnverified' : 'ssoNotAMember', organization);
+    if (!result.ok) return refuse(reply, result.reason === 'email_unverified' ? 'ssoUnverified' : 'ssoNotAMember', organization);
     setSessionCookie(reply, result.token, config.publicUrl);
     return reply.redirect(flow.next, 303);
   });
