@@ -5,7 +5,8 @@
  * JSON line on stdout.
  *
  * `paths` are cycled through, so reads spread over many rows instead of
- * re-reading one hot row.
+ * re-reading one hot row. `madeUpKeys` sends a new made-up API_KEY with
+ * every request (a flood of bad credentials).
  */
 import autocannon from 'autocannon';
 
@@ -15,6 +16,7 @@ interface Job {
   paths: string[];
   headers: Record<string, string>;
   body?: string;
+  madeUpKeys?: boolean;
   connections: number;
   duration: number;
 }
@@ -31,7 +33,9 @@ const result = await autocannon({
       method: job.method,
       body: job.body,
       setupRequest: (request: Record<string, unknown>) => {
-        request.path = job.paths[i++ % job.paths.length];
+        request.path = job.paths[i % job.paths.length];
+        if (job.madeUpKeys) request.headers = { ...(request.headers as Record<string, string>), API_KEY: `fk_madeup${i}` };
+        i++;
         return request;
       },
     },

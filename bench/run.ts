@@ -7,7 +7,9 @@
  *
  * Prints requests/s, p50, p99 and the ratio to the bare server for
  * authenticated GET /api/v3/meeting/:id (with 100 and with 1,000,000
- * meetings stored), POST /api/v3/meeting and GET /api/v3/organizations;
+ * meetings stored), POST /api/v3/meeting and GET /api/v3/organizations
+ * (also while a flood of made-up keys comes from the same address, and the
+ * flood itself: all but AUTH_FAILURES_PER_MINUTE of it refused with 429);
  * peak RSS per server; and a memory soak (RSS sampled every second under
  * load). Writes everything to bench/results.json.
  *
@@ -69,6 +71,8 @@ interface Row extends Measurement {
   target: string;
   scenario: string;
   ratioToBare?: number;
+  /** A load of bad requests, measured for its effect on the others: not held to the goals. */
+  refusalsExpected?: boolean;
 }
 
 function pinned(core: string, args: string[]): [string, string[]] {
@@ -125,6 +129,7 @@ async function load(job: {
   paths: string[];
   headers: Record<string, string>;
   body?: string;
+  madeUpKeys?: boolean;
   duration?: number;
 }): Promise<Measurement> {
   const spec = JSON.stringify({ connections: CONNECTIONS, duration: DURATION, ...job });
@@ -271,6 +276,11 @@ async function benchFoyer(target: FoyerTarget): Promise<{ rows: Row[]; peakRssMb
     rows.push({ target: t, scenario: `GET meeting/:id (${SMALL} stored)`, ...(await measure({ url: base, method: 'GET', paths: spreadPaths(SMALL, SMALL), headers })) });
     rows.push({ target: t, scenario: 'POST meeting', ...(await measure({ url: base, method: 'POST', paths: [`${API}/meeting`], headers: json, body: JSON.stringify({ type: 'MEETING' }) })) });
     rows.push({ target: t, scenario: 'GET organizations', ...(await measure({ url: base, method: 'GET', paths: [`${API}/organizations`], headers })) });
+    // Both from 127.0.0.1: valid credentials must not be refused for the flood's failures, nor slowed much by it.
+    const flood = load({ url: base, method: 'GET', paths: [`${API}/organizations`], headers: { API_SECRET: 'fs_wrong' }, madeUpKeys: true, duration: WARMUP + DURATION });
+    const amid = await measure({ url: base, method: 'GET', paths: [`${API}/organizations`], headers });
+    rows.push({ target: t, scenario: 'GET organizations amid a bad-key flood', ...amid });
+    rows.push({ target: t, scenario: 'the bad-key flood (429 expected)', ...(await flood), refusalsExpected: true });
     const started = Date.now();
     await seedMeetings(target.databaseUrl, orgId, SMALL, BIG);
     console.log(`# ${t}: seeded ${BIG.toLocaleString('en')} meetings in ${((Date.now() - started) / 1000).toFixed(1)} s`);
@@ -323,7 +333,7 @@ async function main(): Promise<void> {
     const result = await benchFoyer(target);
     for (const row of result.rows) {
       const ceiling = row.scenario.startsWith('POST') ? barePost : bareGet;
-      if (ceiling) row.ratioToBare = row.requestsPerSecond / ceiling;
+      if (ceiling && !row.refusalsExpected) row.ratioToBare = row.requestsPerSecond / ceiling;
     }
     rows.push(...result.rows);
     peaks[result.rows[0]!.target] = result.peakRssMb;

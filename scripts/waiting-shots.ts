@@ -3,8 +3,9 @@
  * Screenshots of the waiting-list pages for a person to look at, at 1280
  * and 390 px, in English and German: a client's name entry, waiting with
  * nobody available, waiting third in a queue, the closing screen after the
- * call, a closed (inactive) queue; and a member's console with clients
- * waiting and empty. Runs the real flow in headless Chromium with fake
+ * call, a closed (inactive) queue; a member's console with clients
+ * waiting, in a call and empty, a board's with its decline form open;
+ * the Waiting lists page; and the administrators' who-served-whom page. Runs the real flow in headless Chromium with fake
  * devices against Foyer on an in-memory SQLite database.
  *
  *   node --import tsx scripts/waiting-shots.ts [--out DIR]
@@ -91,6 +92,9 @@ try {
       await client.waitForSelector('#finished');
       await shot(client, 'client-ended', width, lang);
       await shot(member, 'console-empty', width, lang);
+
+      await member.goto(`${server.origin}/dashboard/queues/${queue.id}/history?lang=${lang}`);
+      await shot(member, 'history', width, lang);
 
       await updateSpace(server.ctx, operator, 'queue', queue.id, { isActive: false });
       const closed = await page(width);

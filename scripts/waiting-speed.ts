@@ -32,7 +32,7 @@ const arrivals = Number(process.argv[2] ?? 40);
 const clientCount = Number(process.argv[3] ?? 1000);
 const queueCount = Number(process.argv[4] ?? 50);
 // Many sockets from one loopback address are the point here, not abuse.
-const ENV = { LOG_LEVEL: 'warn', API_SECRET_PEPPER: 'speed', WS_MAX_PER_ADDRESS: '100000', PASSWORD_HASH_COST: '14' };
+const ENV = { LOG_LEVEL: 'warn', API_SECRET_PEPPER: 'speed', WS_CONNECTIONS_PER_ADDRESS: '0', PASSWORD_HASH_COST: '14' };
 
 interface Seeded {
   ctx: FoyerContext;

@@ -54,6 +54,27 @@ describe('loadConfig', () => {
     }
   });
 
+  it('reads mail settings only as a pair, and never echoes the SMTP password', () => {
+    assert.equal(loadConfig({}).mail, undefined);
+    assert.deepEqual(loadConfig({ SMTP_URL: 'smtps://u:p@mail.example.org:465', MAIL_FROM: 'Foyer <foyer@example.org>' }).mail, {
+      smtpUrl: 'smtps://u:p@mail.example.org:465',
+      from: 'Foyer <foyer@example.org>',
+    });
+    for (const env of [{ SMTP_URL: 'smtp://mail.example.org' }, { MAIL_FROM: 'foyer@example.org' }, { SMTP_URL: 'http://mail.example.org', MAIL_FROM: 'f@x.org' }, { SMTP_URL: 'smtp://mail.example.org', MAIL_FROM: 'not an address' }]) {
+      assert.throws(() => loadConfig(env), ConfigError, JSON.stringify(env));
+    }
+    assert.throws(
+      () => loadConfig({ SMTP_URL: 'smtps://u:hunter2@[bad', MAIL_FROM: 'f@x.org' }),
+      (e: unknown) => e instanceof ConfigError && !e.message.includes('hunter2'),
+    );
+  });
+
+  it('takes an SSO_SECRET_KEY of at least 32 characters', () => {
+    assert.equal(loadConfig({}).ssoSecretKey, undefined);
+    assert.equal(loadConfig({ SSO_SECRET_KEY: 'k'.repeat(32) }).ssoSecretKey, 'k'.repeat(32));
+    assert.throws(() => loadConfig({ SSO_SECRET_KEY: 'short' }), (e: unknown) => e instanceof ConfigError && e.message.startsWith('SSO_SECRET_KEY'));
+  });
+
   it('never echoes database credentials in its message', () => {
     assert.throws(
       () => loadConfig({ DATABASE_URL: 'mysql://admin:hunter2@db/x' }),

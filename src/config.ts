@@ -58,6 +58,21 @@ export interface Config {
   http: HttpTimeouts;
   /** Open signalling WebSockets per client address on one instance; 0: no cap. */
   wsConnectionsPerAddress: number;
+  /** Mail to members (invitation and reset links); undefined without SMTP_URL, and then no mail is sent or offered. */
+  mail: MailConfig | undefined;
+  /**
+   * Key that seals the organizations' single sign-on client secrets in the
+   * database (SSO_SECRET_KEY, at least 32 characters); undefined when unset,
+   * and then single sign-on cannot be configured or used.
+   */
+  ssoSecretKey: string | undefined;
+}
+
+export interface MailConfig {
+  /** smtp:// or smtps:// with user and password if the server wants them (nodemailer's connection URL). */
+  smtpUrl: string;
+  /** The sender: an address, or `Name <address>`. */
+  from: string;
 }
 
 /**
@@ -162,6 +177,33 @@ function frameAncestors(env: Env): string {
   return tokens.join(' ');
 }
 
+function mailConfig(env: Env): MailConfig | undefined {
+  const smtpUrl = env.SMTP_URL?.trim();
+  const from = env.MAIL_FROM?.trim();
+  if (!smtpUrl) {
+    if (from) throw new ConfigError('MAIL_FROM is set but SMTP_URL is not: set both to send mail.');
+    return undefined;
+  }
+  let parsed: URL;
+  try {
+    parsed = new URL(smtpUrl);
+  } catch {
+    // Not echoed: the URL may hold the mail server's password.
+    throw new ConfigError('SMTP_URL must be a URL such as smtps://user:password@mail.example.org:465.');
+  }
+  if (parsed.protocol !== 'smtp:' && parsed.protocol !== 'smtps:') throw new ConfigError('SMTP_URL must start with smtp:// or smtps://.');
+  if (!from) throw new ConfigError('SMTP_URL is set but MAIL_FROM is not: the sender address, such as "Foyer <foyer@example.org>".');
+  if (!/^([^<>\r\n]*<)?[^\s@<>]+@[^\s@<>]+>?$/.test(from)) throw new ConfigError(`MAIL_FROM must be an address or "Name <address>", got "${from}".`);
+  return { smtpUrl, from };
+}
+
+function ssoSecretKey(env: Env): string | undefined {
+  const key = env.SSO_SECRET_KEY;
+  if (!key) return undefined;
+  if (key.length < 32) throw new ConfigError('SSO_SECRET_KEY must be at least 32 characters (a long random value).');
+  return key;
+}
+
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 
 export function loadConfig(env: Env = process.env): Config {
@@ -235,5 +277,7 @@ export function loadConfig(env: Env = process.env): Config {
     waitingLeaseSeconds: integer(env, 'WAITING_LEASE_SECONDS', 30, 5, 600),
     http,
     wsConnectionsPerAddress: integer(env, 'WS_CONNECTIONS_PER_ADDRESS', 100, 0, 1_000_000),
+    mail: mailConfig(env),
+    ssoSecretKey: ssoSecretKey(env),
   };
 }

@@ -14,7 +14,7 @@ import type { Store, StoreConnection } from './domain/ports/store.ts';
 import { openStore } from './store/open.ts';
 
 export type ContextConfig = Pick<Config, 'databaseUrl' | 'publicUrl' | 'idleCloseSeconds' | 'secretPepper'> &
-  Partial<Pick<Config, 'sessionIdleMinutes' | 'sessionMaxHours' | 'passwordHashCost' | 'waitingGraceSeconds' | 'waitingLeaseSeconds'>>;
+  Partial<Pick<Config, 'sessionIdleMinutes' | 'sessionMaxHours' | 'passwordHashCost' | 'waitingGraceSeconds' | 'waitingLeaseSeconds' | 'ssoSecretKey'>>;
 
 export interface ContextOptions {
   /** A store the caller opened and will close; otherwise DATABASE_URL is opened (and closed by `close`). */
@@ -53,6 +53,7 @@ export async function createContext(config: ContextConfig, options: ContextOptio
     },
     waiting: { graceSeconds: config.waitingGraceSeconds ?? 60, leaseSeconds: config.waitingLeaseSeconds ?? 30 },
     mailer: options.mailer,
+    ssoSecretKey: config.ssoSecretKey,
     events: new EventPublisher(options.onListenerError),
     close: async () => {
       await owned?.close();

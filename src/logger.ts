@@ -3,7 +3,7 @@
  * The process's one logger (pino), made before anything that logs: the
  * HTTP server, the realtime hub and the request limits all write through
  * it. Requests are logged without headers or bodies, and without the token
- * of a password link in their path; credential headers are redacted by
+ * of a password link or the code of a single sign-on callback in their URL; credential headers are redacted by
  * path too, as a guard for any future serializer that would log them.
  */
 import { pino, type DestinationStream, type Logger, type LoggerOptions } from 'pino';
@@ -16,14 +16,14 @@ const REDACTED_PATHS = [
   'req.headers.cookie',
 ];
 
-/** Path segments that are credentials: a password link's token. */
-const SECRET_PATHS = /^(\/dashboard\/password\/)[^/?#]+/;
+/** Parts of a path that are credentials: a password link's token, the query of the single sign-on callback (its authorization code). */
+const SECRET_PATHS = /^(\/dashboard\/password\/)[^/?#]+|^(\/dashboard\/sso\/callback\?).+/;
 
 /** What a request looks like in the log: no headers, no body, and no token from its path. */
 function requestForLog(request: { method?: string; url?: string; host?: string; ip?: string; socket?: { remotePort?: number } }) {
   return {
     method: request.method,
-    url: request.url?.replace(SECRET_PATHS, '$1[redacted]'),
+    url: request.url?.replace(SECRET_PATHS, (_whole, link?: string, callback?: string) => `${link ?? callback}[redacted]`),
     host: request.host,
     remoteAddress: request.ip,
     remotePort: request.socket?.remotePort,

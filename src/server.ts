@@ -16,6 +16,7 @@ import { Metrics } from './http/metrics.ts';
 import { limitsGuard } from './http/plugins/limits.ts';
 import type { Limits } from './limits/limits.ts';
 import { LookupCache } from './limits/lookup-cache.ts';
+import { createSmtpMailer } from './mail/smtp-mailer.ts';
 import { createRealtime, type Realtime, type RealtimeTuning } from './realtime/realtime.ts';
 
 export interface ServerParts {
@@ -42,9 +43,11 @@ export interface FoyerServer {
 
 export async function createServer(parts: ServerParts): Promise<FoyerServer> {
   const { config, store, logger } = parts;
+  const mailer = config.mail ? createSmtpMailer(config.mail) : undefined;
   const ctx = await createContext(config, {
     store,
     now: parts.now,
+    mailer,
     onListenerError: (error, event) => logger.error({ err: error, event: event.type }, 'a listener of a domain event failed'),
   });
   // Key, organization and quota lookups of the auth hot path, cached for API_KEY_CACHE_SECONDS.

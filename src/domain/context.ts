@@ -22,6 +22,8 @@ export interface DomainContext {
   members: MemberSettings;
   /** Waiting lists: how long a client keeps their place while away, how long a reservation lasts. */
   waiting: WaitingSettings;
+  /** Key that seals single sign-on client secrets (SSO_SECRET_KEY); without it there is no single sign-on. */
+  ssoSecretKey?: string | undefined;
   /** Sends mail to members (invitation and reset links); absent when no mail server is configured. */
   mailer?: Mailer | undefined;
   /** Where raised events go once their transaction commits. */
@@ -54,6 +56,8 @@ export interface MemberMail {
   organizationName: string;
   url: string;
   expiresAt: Date;
+  /** The language to write in ('en', 'de'); the adapter falls back to English. */
+  lang?: string | undefined;
 }
 
 /** The port to the mail server. */

@@ -23,6 +23,13 @@ export const OPERATOR_LINK_HOURS = 72;
 /** How long a reset link a member asked for by mail works: short, as it travels by mail unasked by anyone else. */
 export const SELF_SERVICE_RESET_MINUTES = 60;
 
+/** Reset links one member can have mailed through "forgot password" per hour. */
+export const MAX_SELF_SERVICE_RESETS_PER_HOUR = 3;
+/** "Forgot password" requests (and failed sign-ins) from one address per sign-in window before it is refused. */
+export const MAX_RESET_REQUESTS_PER_ADDRESS = 20;
+/** The window of that count (as long as the sign-in throttle's). */
+const RESET_WINDOW_MS = 15 * 60_000;
+
 export const LINK_PATH = '/dashboard/password/';
 
 export function tokenHash(token: string): string {
@@ -33,9 +40,18 @@ export interface IssuedLink {
   user: User;
   url: string;
   expiresAt: Date;
+  /** Whether the link also went out by mail: the link works either way, so a failed mail does not lose it. */
+  mail: 'sent' | 'failed' | 'not_configured';
 }
 
-async function issue(ctx: DomainContext, org: Organization, user: User, purpose: MemberLinkPurpose, lifetimeMs: number): Promise<IssuedLink> {
+async function issue(
+  ctx: DomainContext,
+  org: Organization,
+  user: User,
+  purpose: MemberLinkPurpose,
+  lifetimeMs: number,
+  lang: string | undefined,
+): Promise<IssuedLink> {
   const token = randomBytes(32).toString('base64url');
   const now = ctx.now();
   const link: MemberLink = {
@@ -48,37 +64,78 @@ async function issue(ctx: DomainContext, org: Organization, user: User, purpose:
     usedAt: null,
   };
   await ctx.store.insertMemberLink(link);
-  const issued = { user, url: `${ctx.publicUrl}${LINK_PATH}${token}`, expiresAt: link.expiresAt };
-  await ctx.mailer?.sendMemberMail({
-    to: user.email,
-    kind: purpose,
-    fullName: user.fullName,
-    organizationName: org.name,
-    url: issued.url,
-    expiresAt: issued.expiresAt,
-  });
-  return issued;
+  const url = `${ctx.publicUrl}${LINK_PATH}${token}`;
+  if (!ctx.mailer) return { user, url, expiresAt: link.expiresAt, mail: 'not_configured' };
+  try {
+    await ctx.mailer.sendMemberMail({
+      to: user.email,
+      kind: purpose,
+      fullName: user.fullName,
+      organizationName: org.name,
+      url,
+      expiresAt: link.expiresAt,
+      lang,
+    });
+    return { user, url, expiresAt: link.expiresAt, mail: 'sent' };
+  } catch {
+    return { user, url, expiresAt: link.expiresAt, mail: 'failed' };
+  }
 }
 
-/** The operator's invitation (or reset) link for a member of the actor's organization. */
-export async function issueMemberLink(ctx: DomainContext, actor: Actor, email: string, purpose: MemberLinkPurpose): Promise<IssuedLink> {
+/** The operator's invitation (or reset) link for a member of the actor's organization; `lang` is the mail's language. */
+export async function issueMemberLink(
+  ctx: DomainContext,
+  actor: Actor,
+  email: string,
+  purpose: MemberLinkPurpose,
+  lang?: string,
+): Promise<IssuedLink> {
   authorize(actor, 'user.manage');
   const user = await ctx.store.findUserByEmail(actor.organization.id, email.trim());
   if (!user) throw new NotFoundError('user');
-  return issue(ctx, actor.organization, user, purpose, OPERATOR_LINK_HOURS * 3_600_000);
+  return issue(ctx, actor.organization, user, purpose, OPERATOR_LINK_HOURS * 3_600_000, lang);
+}
+
+export interface ResetRequest {
+  email: string;
+  /** The client's address: requests are limited per address. */
+  address: string;
+  /** Language of the mail. */
+  lang?: string | undefined;
 }
 
 /**
  * "Forgot password": mails a short-lived reset link to every member with
- * this email who has a password. Says nothing about whether anyone did:
- * the page answers the same either way. Does nothing without a mailer.
+ * this email who has a password. The answer says nothing about whether
+ * anyone did: `throttled` depends only on the client's address (a
+ * request counts as a failed sign-in from that address, so the two share
+ * one throttle), and the mail goes out in `delivery`, which the caller
+ * need not await, so the answer takes as long whether the email is known
+ * or not. A member gets at most MAX_SELF_SERVICE_RESETS_PER_HOUR such
+ * mails an hour, so nobody can fill a mailbox through the form. Does
+ * nothing without a mailer.
  */
-export async function requestPasswordReset(ctx: DomainContext, email: string): Promise<void> {
+export async function requestPasswordReset(ctx: DomainContext, request: ResetRequest): Promise<{ throttled: boolean; delivery: Promise<void> }> {
+  const now = ctx.now();
+  const since = new Date(now.getTime() - RESET_WINDOW_MS);
+  if ((await ctx.store.countSignInFailures({ address: request.address }, since)) >= MAX_RESET_REQUESTS_PER_ADDRESS) {
+    return { throttled: true, delivery: Promise.resolve() };
+  }
+  // An empty email: counted against the address only, never against an account.
+  await ctx.store.recordSignInFailure({ email: '', address: request.address, at: now });
+  return { throttled: false, delivery: mailResetLinks(ctx, request.email, request.lang) };
+}
+
+async function mailResetLinks(ctx: DomainContext, email: string, lang: string | undefined): Promise<void> {
   if (!ctx.mailer) return;
+  const since = new Date(ctx.now().getTime() - 3_600_000);
   for (const user of await ctx.store.findUsersByEmail(email.trim())) {
     if (!(await ctx.store.findPasswordHash(user.id))) continue;
+    if ((await ctx.store.countMemberLinksSince(user.id, 'reset', since)) >= MAX_SELF_SERVICE_RESETS_PER_HOUR) continue;
     const org = await ctx.store.findOrganization(user.organizationId);
-    if (org) await issue(ctx, org, user, 'reset', SELF_SERVICE_RESET_MINUTES * 60_000);
+    if (!org) continue;
+    const issued = await issue(ctx, org, user, 'reset', SELF_SERVICE_RESET_MINUTES * 60_000, lang);
+    if (issued.mail === 'failed') throw new Error('The mail server did not take a password-reset mail.');
   }
 }
 

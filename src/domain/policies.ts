@@ -9,9 +9,10 @@
  * | read the organization        | yes     | yes  | yes   | yes      |
  * | meetings, rooms, boards, queues | yes  | yes  | yes   | yes      |
  * | serve a board or queue's clients | no   | yes* | yes*  | no       |
+ * | who served whom (the audit)  | no      | no   | yes   | yes      |
  * | API keys                     | no      | no   | yes   | yes      |
  * | request usage                | no      | no   | yes   | yes      |
- * | quotas, users                | no      | no   | no    | yes      |
+ * | quotas, users, single sign-on | no     | no   | no    | yes      |
  *
  * (*) only a member listed on that board or queue (checked by domain/waiting).
  *
@@ -33,10 +34,12 @@ export type Action =
   | 'room.manage'
   | 'space.manage'
   | 'space.serve'
+  | 'space.audit'
   | 'apiKey.manage'
   | 'usage.read'
   | 'quota.manage'
-  | 'user.manage';
+  | 'user.manage'
+  | 'sso.manage';
 
 const EVERYONE: ReadonlySet<Actor['kind']> = new Set(['api_key', 'member', 'operator']);
 
@@ -50,10 +53,12 @@ const RULES: Record<Action, (actor: Actor) => boolean> = {
   'room.manage': (actor) => EVERYONE.has(actor.kind),
   'space.manage': (actor) => EVERYONE.has(actor.kind),
   'space.serve': (actor) => actor.kind === 'member',
+  'space.audit': isAdmin,
   'apiKey.manage': isAdmin,
   'usage.read': isAdmin,
   'quota.manage': (actor) => actor.kind === 'operator',
   'user.manage': (actor) => actor.kind === 'operator',
+  'sso.manage': (actor) => actor.kind === 'operator',
 };
 
 export function can(actor: Actor, action: Action): boolean {

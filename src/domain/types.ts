@@ -183,3 +183,17 @@ export interface MemberLink {
   expiresAt: Date;
   usedAt: Date | null;
 }
+
+/**
+ * An organization's OpenID Connect client at its identity provider, for
+ * single sign-on. The client secret is kept sealed (see domain/sealing.ts).
+ */
+export interface OrganizationSso {
+  organizationId: string;
+  /** The provider's issuer identifier (https, or http on a loopback address). */
+  issuer: string;
+  clientId: string;
+  clientSecretSealed: string;
+  createdAt: Date;
+  updatedAt: Date;
+}

@@ -50,7 +50,7 @@ export class Metrics {
     });
     this.refusals = new Counter({
       name: 'foyer_rate_limit_refusals_total',
-      help: 'Requests refused with 429, by kind (rate_limited, quota_exceeded, too_many_failures).',
+      help: 'Requests refused with 429, by the limit that refused them: auth-failures (per address), key-rate (per key), quota (per organization).',
       labelNames: ['kind'],
       registers,
     });

@@ -35,6 +35,8 @@ export interface Bus {
   close(): Promise<void>;
   /** Whether the connection to other instances is up (for metrics); absent for the local bus. */
   isUp?(): boolean;
+  /** Calls `listener` each time the connection to other instances comes back after a loss. */
+  onRecovered?(listener: () => void): void;
 }
 
 /** The subscribers of one instance; both buses deliver through it. */

@@ -54,6 +54,7 @@ export class Hub implements ConnectionHost {
     this.maxMessagesPer10s = options.maxMessagesPer10s ?? 500;
     this.sweeper = new Sweeper(this, options.sweepIntervalMs);
     this.lines = new Lines(ctx, bus, log, (promise) => this.track(promise));
+    bus.onRecovered?.(() => this.catchUp());
   }
 
   get sweepIntervalMs(): number {
@@ -195,6 +196,20 @@ export class Hub implements ConnectionHost {
         for (const c of [...local]) c.end(message.reason, message.byHost === true);
         break;
     }
+  }
+
+  /**
+   * After the bus was down, presence and line changes of other instances
+   * went unannounced: send every local connection its place's participants
+   * and its line again, from the database, which saw every change.
+   */
+  private catchUp(): void {
+    this.log.warn({}, 'realtime: Redis is back; refreshing participants and waiting lists on this instance');
+    for (const [key, local] of this.byPlace) {
+      const place = [...local][0]?.place;
+      if (place && placeKey(place) === key) void this.track(this.pushParticipants(place, local));
+    }
+    this.lines.refreshAll();
   }
 
   private async pushParticipants(place: PlaceRef, local: Set<Connection>): Promise<void> {

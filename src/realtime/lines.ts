@@ -73,6 +73,14 @@ export class Lines {
     );
   }
 
+  /** Sends every follower on this instance its view again (after changes elsewhere may have gone unannounced). */
+  refreshAll(): void {
+    for (const set of this.followers.values()) {
+      const watched = [...set][0]?.watched;
+      if (watched) this.changed(watched.organizationId, watched.spaceId);
+    }
+  }
+
   private async push(organizationId: string, spaceId: string): Promise<void> {
     const followers = [...(this.followers.get(spaceId) ?? [])];
     if (followers.length === 0) return;

@@ -27,6 +27,8 @@ export class RedisBus implements Bus {
   private readonly pub: Redis;
   private readonly sub: Redis;
   private readonly subscribers = new Subscribers();
+  private readonly recoveredListeners: Array<() => void> = [];
+  private everReady = false;
 
   constructor(url: string, keyPrefix: string, private readonly onError: (error: Error) => void = () => {}) {
     this.channel = `${keyPrefix}realtime`;
@@ -37,6 +39,12 @@ export class RedisBus implements Bus {
     // Without listeners a lost connection would crash the process; ioredis reconnects by itself.
     this.pub.on('error', (e) => this.onError(e));
     this.sub.on('error', (e) => this.onError(e));
+    // 'ready' comes again after every reconnect (ioredis has subscribed again by then): what
+    // other instances published meanwhile was lost, so listeners catch up from the database.
+    this.sub.on('ready', () => {
+      if (this.everReady) for (const listener of this.recoveredListeners) listener();
+      this.everReady = true;
+    });
     this.sub.on('message', (channel: string, text: string) => {
       if (channel !== this.channel) return;
       let envelope: Envelope;
@@ -60,14 +68,18 @@ export class RedisBus implements Bus {
     return this.subscribers.add(handler);
   }
 
-  /**
-   * Connects and subscribes, waiting at most `waitMs`: an unreachable Redis
-   * must not keep Foyer from serving (it keeps retrying in the background).
-   */
   isUp(): boolean {
     return this.pub.status === 'ready' && this.sub.status === 'ready';
   }
 
+  onRecovered(listener: () => void): void {
+    this.recoveredListeners.push(listener);
+  }
+
+  /**
+   * Connects and subscribes, waiting at most `waitMs`: an unreachable Redis
+   * must not keep Foyer from serving (it keeps retrying in the background).
+   */
   async start(waitMs = 2000): Promise<void> {
     this.pub.connect().catch((e: Error) => this.onError(e));
     const subscribed = this.sub

@@ -20,6 +20,7 @@ import { placeRecordQueries } from './queries/place-records.ts';
 import { presenceQueries } from './queries/presence.ts';
 import { roomQueries } from './queries/rooms.ts';
 import { spaceQueries } from './queries/spaces.ts';
+import { ssoQueries } from './queries/sso.ts';
 import { usageQueries } from './queries/usage.ts';
 import { waitingQueries } from './queries/waiting.ts';
 import type { Database } from './schema.ts';
@@ -38,6 +39,7 @@ const STORE_METHODS: Omit<Store, 'live'> & ThisType<Internals> = {
   ...spaceQueries,
   ...usageQueries,
   ...memberQueries,
+  ...ssoQueries,
   ...waitingQueries,
   ...meetingAdminQueries,
   transaction(work) {

@@ -218,6 +218,16 @@ export interface MemberConsolesTable {
   opened_at: number;
 }
 
+/** An organization's single sign-on client; the secret sealed (migration 010). */
+export interface OrganizationSsoTable {
+  organization_id: string;
+  issuer: string;
+  client_id: string;
+  client_secret_sealed: string;
+  created_at: number;
+  updated_at: number;
+}
+
 /** An arrival knocking at a locked meeting, one per connection (migration 014). */
 export interface MeetingKnocksTable {
   id: string;
@@ -257,6 +267,7 @@ export interface Database {
   sign_in_failures: SignInFailuresTable;
   waiting_entries: WaitingEntriesTable;
   member_consoles: MemberConsolesTable;
+  organization_sso: OrganizationSsoTable;
   meeting_knocks: MeetingKnocksTable;
   meeting_removals: MeetingRemovalsTable;
 }

@@ -13,6 +13,7 @@ import { listsContract } from './contract/lists.ts';
 import { meetingAdminContract } from './contract/meeting-admin.ts';
 import { placesContract } from './contract/places.ts';
 import { spacesContract } from './contract/spaces.ts';
+import { ssoContract } from './contract/sso.ts';
 import { transactionsContract } from './contract/transactions.ts';
 import { usageContract } from './contract/usage.ts';
 
@@ -39,5 +40,6 @@ export function storeContract(open: () => Promise<OpenedStore>): void {
   spacesContract(env);
   transactionsContract(env);
   usageContract(env);
+  ssoContract(env);
   meetingAdminContract(env);
 }

@@ -8,10 +8,18 @@
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
 
-export function pageHeaders(reply: FastifyReply, request: FastifyRequest, frameAncestors: string): void {
-  // The signalling socket is same-origin; ws:/wss: are named because older Safari does not match them with 'self'.
+/**
+ * ` ws://host wss://host` for the request's own host (or nothing for a host
+ * header that is not a plain host): the signalling socket is same-origin,
+ * and ws:/wss: are named because older Safari does not match them with 'self'.
+ */
+export function socketSources(request: FastifyRequest): string {
   const host = /^[A-Za-z0-9.\-:[\]]+$/.test(request.headers.host ?? '') ? request.headers.host : undefined;
-  const sockets = host ? ` ws://${host} wss://${host}` : '';
+  return host ? ` ws://${host} wss://${host}` : '';
+}
+
+export function pageHeaders(reply: FastifyReply, request: FastifyRequest, frameAncestors: string): void {
+  const sockets = socketSources(request);
   reply.header(
     'content-security-policy',
     [

@@ -20,7 +20,7 @@ export interface ShellSettings {
   /** A consultation: its knock screen speaks of the clinician. */
   consultation?: boolean;
   /** A board's or queue's waiting page: where to wait (the call's meeting comes from the server later). */
-  waiting?: { slug: string; kind: 'board' | 'queue' };
+  waiting?: { slug: string; kind: 'board' | 'queue'; closingMessage: string | null };
 }
 
 /** The meeting page's script, under the address its shell has always loaded (public/js/app.js). */

@@ -149,7 +149,7 @@ export async function webPlugin(app: FastifyInstance, opts: WebPluginOptions): P
     // What is left are queues and boards (a room can always be entered); the check only narrows the type.
     if (place.kind === 'room') return plain(request, reply, 404, 'notFound');
     // Queues and waiting-list boards that take clients: the waiting page (it also follows a board closing later).
-    if (place.isActive && slugAdmission(place) === 'waiting_list') return shell(request, reply, { slug }, place.name, { slug, kind: place.kind });
+    if (place.isActive && slugAdmission(place) === 'waiting_list') return shell(request, reply, { slug }, place.name, { slug, kind: place.kind, closingMessage: place.closingMessage });
     // Inactive ones let nobody in: their closing message, or the default.
     const lang = langOf(request);
     const s = pageStrings[lang];

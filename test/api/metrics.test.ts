@@ -69,7 +69,7 @@ describe('metrics', () => {
       assert.equal(sample(text, 'foyer_http_requests_total{method="GET",route="/api/v3/meeting/:id",status="429"}'), 2);
       assert.ok(!text.includes(created.body.id), 'no meeting id in any label');
       assert.equal(sample(text, 'foyer_http_request_duration_seconds_count{method="GET",route="/api/v3/meeting/:id"}'), 4);
-      assert.equal(sample(text, 'foyer_rate_limit_refusals_total{kind="rate-limited"}'), 2);
+      assert.equal(sample(text, 'foyer_rate_limit_refusals_total{kind="key-rate"}'), 2);
       assert.equal(sample(text, 'foyer_websocket_connections'), 1);
       assert.ok((sample(text, 'foyer_meetings_open') ?? 0) >= 1);
       assert.ok((sample(text, 'foyer_sweeper_runs') ?? 0) >= 1);
@@ -79,6 +79,30 @@ describe('metrics', () => {
     } finally {
       socket.close();
     }
+  });
+});
+
+describe('metrics of refused logins', () => {
+  let db: TestDatabase;
+  let server: TestServer;
+  before(async () => {
+    db = await openTestDatabase('sqlite');
+    server = await startServer(db.store, { metricsToken: TOKEN, authFailuresPerMinute: 2 }, { limits: true });
+  });
+  after(async () => {
+    await server?.close();
+    await db?.dispose();
+  });
+
+  it('counts 429s for too many failed logins from an address as auth-failures', async () => {
+    const statuses: number[] = [];
+    for (let i = 0; i < 4; i++) {
+      statuses.push((await fetch(`${server.baseUrl}/v3/organizations`, { headers: { API_KEY: 'fk_nobody', API_SECRET: 'fs_nothing' } })).status);
+    }
+    assert.deepEqual(statuses, [401, 401, 429, 429]);
+    const text = await (await scrape(server)).text();
+    assert.equal(sample(text, 'foyer_rate_limit_refusals_total{kind="auth-failures"}'), 2);
+    assert.equal(sample(text, 'foyer_rate_limit_refusals_total{kind="key-rate"}'), undefined);
   });
 });
 

@@ -3,8 +3,12 @@
  * on the waiting page, a doctor accepts the second from the console, both
  * see each other's live video, the other client keeps the right place, the
  * other doctor's console shows who took whom, the API shows the doctor's
- * joinedCallAt during the call and null after, and hanging up gives the
- * client the closing screen.
+ * joinedCallAt during the call and null after, a client who reloads
+ * mid-call is back in it, and hanging up gives the client the closing
+ * screen. Also: "nobody is available" with the closing message, a reload
+ * keeping the place, a decline with its message, deactivation and a
+ * dropped waiting list taking effect on the open page, and a doctor who
+ * vanishes mid-call handing the client back to the front of the line.
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
@@ -81,6 +85,13 @@ describe('a board with a waiting list in Chromium', { skip }, () => {
     assert.ok(!Number.isNaN(Date.parse(during)));
     assert.equal((await api.get(`/v3/rooms/board/${board.id}`)).body.members.find((m: { userId: string }) => m.userId === bo.id).joinedCallAt, null);
 
+    // Dan reloads mid-call: back in the same call, with video again, nothing asked.
+    await dan.reload();
+    await inCall(dan);
+    assert.equal(await dan.isVisible('#name'), false);
+    await waitForGrowth(dan, 'framesDecoded', 5, WAIT);
+    assert.equal((await consoleView(annConsole)).me.current?.clientName, 'Dan');
+
     await annConsole.click('#app #leave');
     await dan.waitForSelector('#finished[data-kind="served"]', { timeout: WAIT });
     await waitUntil('joinedCallAt cleared', async () => {
@@ -93,7 +104,7 @@ describe('a board with a waiting list in Chromium', { skip }, () => {
     assert.deepEqual(after.waiting.map((w) => w.name), ['Cleo']);
   });
 
-  it('tells a client when nobody is available, keeps their place across a reload, and shows a declined client the message', async () => {
+  it('tells a client when nobody is available, keeps their place across a reload, and shows a declined client the message, and a deactivated board its closing message', async () => {
     const [ann] = seeded.users as [typeof seeded.users[0]];
     const board = await updateSpace(server.ctx, operatorActor(seeded.organization), 'board', (await newSpace(server, seeded, 'board', [ann])).id, {
       closingMessage: 'Open again at 2 pm.',
@@ -123,5 +134,66 @@ describe('a board with a waiting list in Chromium', { skip }, () => {
     assert.equal(await eve.textContent('#declined-message'), 'Please call the front desk.');
     await consoleShowsWaiting(annConsole, ['Fred']);
     await fred.waitForFunction(() => (window as any).foyer.view()?.position === 1, undefined, { timeout: WAIT });
+
+    // Deactivated while Fred waits: he is told at once, with the closing message, and nobody is let in.
+    assert.equal((await api.post(`/v3/rooms/board/${board.id}`, { json: { isActive: false } })).status, 200);
+    await fred.waitForSelector('#finished[data-kind="closed"]', { timeout: WAIT });
+    assert.equal(await fred.textContent('#closing-message'), 'Open again at 2 pm.');
+    await annConsole.waitForSelector('#console-inactive', { state: 'visible', timeout: WAIT });
+    await consoleShowsWaiting(annConsole, []);
+  });
+
+  it('sends waiting clients into the board’s meeting when it drops its waiting list', async () => {
+    const [ann] = seeded.users as [typeof seeded.users[0]];
+    const board = await newSpace(server, seeded, 'board', [ann]);
+    const p = await openParticipant(browser, `${server.origin}/${board.slug}?displayName=Hal&skipPrejoin=true`);
+    opened.push(p);
+    await p.page.waitForFunction(() => (window as any).foyer?.view()?.state === 'waiting', undefined, { timeout: WAIT });
+    assert.equal((await api.post(`/v3/rooms/board/${board.id}`, { json: { hasWaitingList: false } })).status, 200);
+    // The same link is now the board's meeting page, joined at once as the link's parameters say.
+    await p.page.waitForFunction(() => (window as any).foyer?.view === undefined && (window as any).foyer?.phase() === 'call', undefined, { timeout: WAIT });
+    assert.deepEqual(await p.page.evaluate(() => (window as any).foyer.participants()), ['Hal']);
   });
 });
+
+describe('a doctor who vanishes mid-call, in Chromium', { skip }, () => {
+  let db: TestDatabase;
+  let server: TestServer;
+  let seeded: SeededOrganization;
+  let browser: Browser;
+  const opened: Participant[] = [];
+
+  before(async () => {
+    db = await openTestDatabase('sqlite');
+    // The shortest grace period the configuration takes, so the doctor's absence counts quickly.
+    server = await startServer(db.store, { waitingGraceSeconds: 5 });
+    seeded = await seedOrganization(server.ctx, 'medical', [{ email: 'ann@clinic.test', fullName: 'Dr Ann', role: 'ADMIN' }]);
+    browser = await launch();
+  });
+
+  after(async () => {
+    for (const p of opened) await p.context.close().catch(() => {});
+    await browser?.close();
+    await server?.close();
+    await db?.dispose();
+  });
+
+  it('puts the client back at the front of the line, with their camera, instead of stranding them', async () => {
+    const [ann] = seeded.users as [typeof seeded.users[0]];
+    const board = await newSpace(server, seeded, 'board', [ann]);
+    const gil = await clientWaits(browser, server, board, 'Gil', opened);
+    const annConsole = await memberConsole(browser, server, board, ann, opened);
+    await consoleShowsWaiting(annConsole, ['Gil']);
+    await annConsole.click('#waiting-list li:nth-child(1) button.accept');
+    await inCall(gil);
+    await inCall(annConsole);
+
+    await annConsole.context().close();
+    await gil.waitForFunction(() => (window as any).foyer.view()?.state === 'waiting' && document.querySelector('#waiting') !== null, undefined, { timeout: WAIT });
+    assert.equal((await clientState(gil))?.position, 1);
+    await gil.waitForSelector('#nobody', { state: 'visible', timeout: WAIT });
+    // The camera was started again for the preview.
+    await gil.waitForFunction(() => ((document.querySelector('#tile-self video') as HTMLVideoElement | null)?.srcObject as MediaStream | null)?.getVideoTracks()[0]?.readyState === 'live', undefined, { timeout: WAIT });
+  });
+});
+

@@ -91,4 +91,41 @@ describe('a queue in Chromium', { skip }, () => {
     assert.equal(await serving(tiaConsole), 'Four');
     await waitForGrowth(tiaConsole, 'framesDecoded', 5, WAIT);
   });
+
+  it('alerts a specialist whose console is in the background once for a burst of arrivals, then once for those who came meanwhile', async () => {
+    const queue = await newSpace(server, seeded, 'queue', [sam]);
+    // A console in a background tab, with notifications allowed: the browser's Notification is
+    // recorded, and the page's clock is Playwright's, so the alerts' interval passes when the test says.
+    // (A string: the test's compiled functions carry helpers the page does not have.)
+    const background = (page: Page) =>
+      Promise.all([
+        page.clock.install(),
+        page.addInitScript(`
+          Object.defineProperty(Document.prototype, 'hidden', { get: () => true });
+          window.shownNotifications = [];
+          window.Notification = class {
+            static permission = 'granted';
+            static requestPermission() { return Promise.resolve('granted'); }
+            constructor(title, options) { window.shownNotifications.push(options.body); }
+            addEventListener() {}
+            close() {}
+          };
+        `),
+      ]);
+    const samConsole = await memberConsole(browser, server, queue, sam, opened, background);
+    await samConsole.clock.pauseAt(Date.now() + 5_000);
+    const shown = () => samConsole.evaluate(() => [...(window as any).shownNotifications] as string[]);
+
+    await clientWaits(browser, server, queue, 'Ada', opened);
+    await consoleShowsWaiting(samConsole, ['Ada']);
+    await samConsole.clock.runFor(1);
+    assert.deepEqual(await shown(), ['A client is waiting: Ada'], 'the first arrival alerts at once');
+
+    for (const name of ['Ben', 'Cy']) await clientWaits(browser, server, queue, name, opened);
+    await consoleShowsWaiting(samConsole, ['Ada', 'Ben', 'Cy']);
+    await samConsole.clock.runFor(1_000);
+    assert.deepEqual(await shown(), ['A client is waiting: Ada'], 'no second alert within the interval');
+    await samConsole.clock.runFor(15_000);
+    assert.deepEqual(await shown(), ['A client is waiting: Ada', '2 clients are waiting'], 'one alert for everyone who came meanwhile');
+  });
 });

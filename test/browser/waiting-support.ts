@@ -37,13 +37,21 @@ export async function clientWaits(browser: Browser, server: TestServer, space: S
 }
 
 /** A member signed in, on the console of `space`. */
-export async function memberConsole(browser: Browser, server: TestServer, space: Space, member: User, opened: Participant[]): Promise<Page> {
+export async function memberConsole(
+  browser: Browser,
+  server: TestServer,
+  space: Space,
+  member: User,
+  opened: Participant[],
+  setup?: (page: Page) => Promise<unknown>,
+): Promise<Page> {
   const context = await browser.newContext({ permissions: ['camera', 'microphone'] });
   const { token } = await startSession(server.ctx, member, 'password');
   await context.addCookies([{ name: 'foyer_session', value: token, url: server.origin }]);
   const page = await context.newPage();
   page.on('pageerror', (error) => console.log(`# console page error: ${error.message}`));
   opened.push({ context, page });
+  await setup?.(page);
   await page.goto(`${server.origin}/dashboard/${space.kind === 'board' ? 'boards' : 'queues'}/${space.id}/console`);
   await page.waitForFunction(() => (window as any).foyer?.view() != null, undefined, { timeout: WAIT });
   return page;

@@ -5,9 +5,11 @@
  * those to their consoles; a console page carries only what its module
  * needs, may use the camera and the signalling socket, and loads no
  * inline script; a board the member is not on, or without a waiting
- * list, says so instead of opening a console.
+ * list, says so instead of opening a console; administrators (only) see
+ * who served whom.
  */
 import assert from 'node:assert/strict';
+import { createHash, randomUUID } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import { operatorActor } from '../../src/domain/actors.ts';
 import { createSpace, updateSpace } from '../../src/domain/spaces.ts';
@@ -38,6 +40,7 @@ describe('a member’s consoles in the dashboard', () => {
     org = await seedOrganization(server.ctx, 'medical', [
       { email: 'sam@clinic.test', fullName: 'Sam Serve', role: 'USER' },
       { email: 'tia@clinic.test', fullName: 'Tia Other', role: 'USER' },
+      { email: 'uli@clinic.test', fullName: 'Uli Admin', role: 'ADMIN' },
     ]);
     const [samUser, tiaUser] = org.users;
     spaces = {
@@ -85,6 +88,7 @@ describe('a member’s consoles in the dashboard', () => {
     assert.match(page.headers.get('permissions-policy') ?? '', /camera=\(self\)/);
     assert.match(page.headers.get('content-security-policy') ?? '', /media-src 'self' blob: mediastream:/);
     assert.match(page.headers.get('content-security-policy') ?? '', /script-src 'self';/);
+    assert.match(page.headers.get('content-security-policy') ?? '', /connect-src 'self' ws:\/\/127\.0\.0\.1:\d+ wss:\/\/127\.0\.0\.1:\d+;/, 'the socket named for older Safari');
     assert.match(textById(page.text, 'waiting-empty') ?? '', /Niemand wartet/);
 
     const board = await sam.get(`/dashboard/boards/${spaces.surgery!.id}/console`);
@@ -102,5 +106,49 @@ describe('a member’s consoles in the dashboard', () => {
     assert.match(textById(walkIn.text, 'console-problem') ?? '', /no waiting list/);
     // The kind in the path must match: a queue is not found as a board.
     assert.equal((await sam.get(`/dashboard/boards/${spaces.helpdesk!.id}/console`)).status, 404);
+  });
+
+  it('shows administrators who served whom and when, newest first, and refuses a USER', async () => {
+    const [samUser] = org.users;
+    const at = (minutesAgo: number) => new Date(Date.now() - minutesAgo * 60_000);
+    const entry = (name: string, minutesAgo: number, change: Record<string, unknown>) =>
+      server.ctx.store.insertWaitingEntry({
+        id: randomUUID(),
+        spaceId: spaces.surgery!.id,
+        organizationId: org.organization.id,
+        displayName: name,
+        tokenHash: createHash('sha256').update(name).digest('hex'),
+        state: 'served',
+        arrivedAt: at(minutesAgo),
+        connectionId: null,
+        instanceId: null,
+        disconnectedAt: null,
+        servedBy: null,
+        reservedUntil: null,
+        meetingId: null,
+        acceptedAt: null,
+        callStartedAt: null,
+        endedAt: at(minutesAgo - 5),
+        outcome: 'hung_up',
+        message: null,
+        ...change,
+      } as never);
+    await entry('Pat <Doe>', 60, { servedBy: samUser!.id, acceptedAt: at(58), callStartedAt: at(58) });
+    await entry('Quinn', 30, { state: 'declined', outcome: 'declined', servedBy: samUser!.id, message: 'Please call us.' });
+    await entry('Ray', 20, { state: 'waiting', endedAt: null, outcome: null });
+
+    const uli = await signedIn(server.origin, server.ctx, org.organization, 'uli@clinic.test');
+    const page = await uli.get(`/dashboard/boards/${spaces.surgery!.id}/history?lang=en`);
+    assert.equal(page.status, 200);
+    const rows = [...page.text.matchAll(/<tr id="history-[^"]+">([\s\S]*?)<\/tr>/g)].map((m) => m[1]!.replace(/<[^>]+>/g, ' ').replace(/\s+/g, ' ').trim());
+    assert.equal(rows.length, 2, 'only waits that ended');
+    assert.match(rows[0]!, /^Quinn .* Sam Serve .* declined .*Please call us/);
+    assert.match(rows[1]!, /^Pat &#60;Doe&#62; .* Sam Serve .* served hung_up/);
+
+    const edit = await uli.get(`/dashboard/boards/${spaces.surgery!.id}`);
+    assert.ok(tagById(edit.text, 'history-link'), 'linked from the board’s page for administrators');
+    const asUser = await sam.get(`/dashboard/boards/${spaces.surgery!.id}/history`);
+    assert.equal(asUser.status, 403);
+    assert.equal(tagById((await sam.get(`/dashboard/boards/${spaces.surgery!.id}`)).text, 'history-link'), undefined);
   });
 });

@@ -11,7 +11,7 @@ import { after, before, describe, it } from 'node:test';
 import { operatorActor } from '../../src/domain/actors.ts';
 import { issueMemberLink } from '../../src/domain/member-links.ts';
 import { addUser, removeUser } from '../../src/domain/organizations.ts';
-import { MAX_FAILURES_PER_ACCOUNT } from '../../src/domain/sign-in.ts';
+import { MAX_FAILURES_PER_ACCOUNT, MAX_FAILURES_PER_ADDRESS } from '../../src/domain/sign-in.ts';
 import { testDatabases, type TestDatabase } from '../support/databases.ts';
 import { DashboardClient, invitationPath, signedIn } from '../support/dashboard-client.ts';
 import { seedOrganization, startServer, type SeededOrganization, type TestServer } from '../support/server.ts';
@@ -252,6 +252,24 @@ for (const database of await testDatabases()) {
       assert.ok(!log.includes(PASSWORD), 'no password');
       assert.ok(!log.includes(token), 'no link token');
       assert.ok(!log.includes(client.cookie('foyer_session')!), 'no session id');
+    });
+
+    // Last in this suite: the address stays throttled for the rest of the window.
+    it('stops checking passwords from an address that failed for many accounts, even a right one, and says the same as for an account', async () => {
+      const address = await member();
+      await signedIn(server.origin, server.ctx, org.organization, address);
+      const client = new DashboardClient(server.origin);
+      await client.get('/dashboard/sign-in');
+      // Earlier tests of this suite failed from this address too: the throttle may begin before the last of these.
+      const statuses: number[] = [];
+      for (let i = 0; i < MAX_FAILURES_PER_ADDRESS; i++) {
+        statuses.push((await client.post('/dashboard/sign-in', { email: `guess-${i}@nowhere.test`, password: 'not a password here' })).status);
+      }
+      assert.ok(statuses.every((status) => status === 401 || status === 429), statuses.join(','));
+      const right = await client.post('/dashboard/sign-in', { email: address, password: PASSWORD });
+      assert.equal(right.status, 429);
+      assert.match(right.text, /Too many attempts/);
+      assert.equal(client.cookie('foyer_session'), undefined);
     });
   });
 }

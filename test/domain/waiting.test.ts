@@ -210,6 +210,7 @@ for (const database of await testDatabases()) {
       const entry = await db.store.findWaitingEntry(ann.entry.id);
       assert.equal(entry?.state, 'declined');
       assert.equal(entry?.message, 'Please book an appointment.');
+      assert.equal(entry?.servedBy, doctors[0]!.kind === 'member' ? doctors[0]!.user.id : undefined, 'who declined is kept for the audit');
 
       const bob = await arriveAt(board.slug, 'Bob');
       const stranger = await createOrganization(ctx, { name: 'Other', type: 'basic', slug: slugOf('other') });

@@ -9,7 +9,7 @@ import { randomUUID } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import { createMeeting } from '../../src/domain/meetings.ts';
 import { createRoom } from '../../src/domain/rooms.ts';
-import { createSpace } from '../../src/domain/spaces.ts';
+import { createSpace, updateSpace } from '../../src/domain/spaces.ts';
 import { openTestDatabase, type TestDatabase } from '../support/databases.ts';
 import { client, seedOrganization, startServer, type Client, type SeededOrganization, type TestServer } from '../support/server.ts';
 import { TestClient } from './ws-client.ts';
@@ -101,7 +101,7 @@ describe('meeting pages', () => {
     });
   });
 
-  it('serves rooms and boards without a waiting list as meeting places, and a plain page for queues', async () => {
+  it('serves rooms and boards without a waiting list as meeting places, queues the waiting page, and inactive ones their closing message', async () => {
     const room = await createRoom(server.ctx, operatorActor(seeded.organization), { slug: `desk-${randomUUID().slice(0, 6)}`, title: 'Front <desk>' });
     const roomPage = await get(`/${room.slug}`);
     assert.equal(roomPage.status, 200);
@@ -115,7 +115,18 @@ describe('meeting pages', () => {
     const queue = await createSpace(server.ctx, operatorActor(seeded.organization), 'queue', { name: 'Queue', slug: `queue-${randomUUID().slice(0, 6)}` });
     const queuePage = await get(`/${queue.slug}`);
     assert.equal(queuePage.status, 200);
-    assert.ok((await queuePage.text()).includes("/static/js/pages/waiting.js"), "a queue gets the waiting page");
+    const queueHtml = await queuePage.text();
+    assert.ok(queueHtml.includes('<script type="module" src="/static/js/pages/waiting.js"></script>'), 'a queue gets the waiting page');
+    assert.ok(queueHtml.includes(`"waiting":{"slug":"${queue.slug}","kind":"queue","closingMessage":null}`));
+
+    // Inactive: the closing message (or the default, in the language asked for), and no script to get in line.
+    await updateSpace(server.ctx, operatorActor(seeded.organization), 'queue', queue.id, { isActive: false, closingMessage: 'Back <on> Monday.' });
+    const closed = await (await get(`/${queue.slug}`)).text();
+    assert.ok(closed.includes('<p>Back &#60;on&#62; Monday.</p>'));
+    assert.ok(!closed.includes('<script'));
+    const waitingBoard = await createSpace(server.ctx, operatorActor(seeded.organization), 'board', { name: 'Surgery', slug: `surgery-${randomUUID().slice(0, 6)}`, hasWaitingList: true });
+    await updateSpace(server.ctx, operatorActor(seeded.organization), 'board', waitingBoard.id, { isActive: false });
+    assert.match(await (await get(`/${waitingBoard.slug}?lang=de`)).text(), /Dieser Ort ist derzeit nicht aktiv\./);
   });
 
   it('disconnects everyone in a meeting deleted through v3 at once', async () => {

@@ -13,6 +13,7 @@ let meetingId = null;
 /** The call ended (either side hung up, or it was closed): the console shows the line again. */
 setEndScreen(() => {
   meetingId = null;
+  state.firstRemoteFrameAt = null;
   root.hidden = true;
   root.replaceChildren();
   return true;
@@ -42,6 +43,8 @@ export async function joinCall(current, memberName) {
 export function dropCall() {
   if (!meetingId) return;
   meetingId = null;
+  // Each call's first frame is its own (the page may hold many calls).
+  state.firstRemoteFrameAt = null;
   state.leaving = true;
   const signalling = state.signalling;
   state.signalling = null;

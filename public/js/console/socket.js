@@ -3,7 +3,7 @@
 // queue, its views, the member's actions, and coming back after a drop.
 // The page's session cookie goes with the upgrade: that is who the member is.
 import { Signalling } from '../lib/signalling.js';
-import { CloseCode, RECONNECT_CODES } from '../shared/close-codes.js';
+import { RECONNECT_CODES } from '../shared/close-codes.js';
 
 const RETRY_FIRST_MS = 1000;
 const RETRY_MAX_MS = 15000;
@@ -61,5 +61,3 @@ export class ConsoleSocket {
     this.handlers.onFinal(code, this.lastError);
   }
 }
-
-export { CloseCode };

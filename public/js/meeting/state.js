@@ -10,7 +10,8 @@ import { meetingHostTexts } from '../shared/strings/meeting-host.js';
 
 export const settings = readSettings();
 export const params = new URLSearchParams(location.search);
-export const lang = pickLang(params.get('lang'));
+// A page the server already rendered in a language (a member's console) passes it in its settings.
+export const lang = pickLang(params.get('lang') || settings.lang);
 export const t = translator(lang, meetingTexts, meetingHostTexts);
 /** `tf('removeLabel', { name })`: the text with `{name}` filled in. */
 export const tf = (key, values = {}) => t(key).replace(/\{(\w+)\}/g, (whole, name) => (name in values ? String(values[name]) : whole));

@@ -7,7 +7,8 @@ import { mesh } from '../meeting/call.js';
 import { settings, state } from '../meeting/state.js';
 import { arrived, askToNotify, notifyPermission, unlockSoundOnGesture } from '../console/alerts.js';
 import { callMeeting, dropCall, joinCall } from '../console/call.js';
-import { CloseCode, ConsoleSocket } from '../console/socket.js';
+import { ConsoleSocket } from '../console/socket.js';
+import { CloseCode } from '../shared/close-codes.js';
 import { ct } from '../console/texts.js';
 import { renderView } from '../console/view.js';
 
@@ -25,6 +26,8 @@ window.foyer = {
   participants: () => state.participants.map((p) => p.name),
   framesDecoded: () => mesh.framesDecoded(),
   stats: () => mesh.stats(),
+  /** The first remote video frame of the call (performance.now() time), as on the meeting page. */
+  firstRemoteFrameAt: () => state.firstRemoteFrameAt,
 };
 
 function act(type, entryId, message) {

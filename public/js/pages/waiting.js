@@ -30,11 +30,14 @@ window.foyer = {
   participants: () => state.participants.map((p) => p.name),
   framesDecoded: () => mesh.framesDecoded(),
   stats: () => mesh.stats(),
+  /** The first remote video frame of the call (performance.now() time), as on the meeting page. */
+  firstRemoteFrameAt: () => state.firstRemoteFrameAt,
 };
 
 function end(kind, view) {
   if (over) return;
   over = true;
+  clearTimeout(outcomeTimer);
   finishLine();
   if (callMeeting) {
     // The call's own end runs through finish() below; make sure it is torn down.
@@ -47,12 +50,30 @@ function end(kind, view) {
   showEnd(kind, view);
 }
 
-// The call ends (hung up by either side, or the meeting closed): the client's closing screen, not the meeting's.
+/** How long to wait for the line to say how a call that ended from the other side ended. */
+const OUTCOME_WAIT_MS = 3000;
+let outcomeTimer = null;
+
+// The call ends: the client's closing screen, not the meeting's. Hung up by
+// the client, it is over; ended from the other side, the line says whether
+// they were served or handed back to the front (their member vanished).
 setEndScreen((kind) => {
   if (kind !== 'left' && kind !== 'ended') return false;
-  end('served', lastView);
+  callMeeting = null;
+  if (kind === 'left') end('served', lastView);
+  else if (lastView?.state === 'waiting') void backInLine(lastView);
+  else outcomeTimer ??= setTimeout(() => end('served', lastView), OUTCOME_WAIT_MS);
   return true;
 });
+
+/** Handed back to the line after a call that did not happen: the camera again (the call stopped it), then the waiting screen. */
+async function backInLine(view) {
+  clearTimeout(outcomeTimer);
+  outcomeTimer = null;
+  const problem = await acquire();
+  if (problem) console.warn('foyer:', problem);
+  if (!over && lastView === view) showWaiting(view, leave);
+}
 
 function enterCall(view) {
   callMeeting = view.meetingId;
@@ -84,6 +105,12 @@ function onView(view) {
     return;
   }
   if (callMeeting) leaveCall();
+  if (outcomeTimer) return void backInLine(view);
+  // The board dropped its waiting list: its link now enters the meeting directly, and so does this client.
+  if (view.space.hasWaitingList === false) {
+    leaveLine();
+    return location.reload();
+  }
   showWaiting(view, leave);
 }
 
@@ -97,7 +124,7 @@ function onRefused(code, error) {
   over = true;
   stopMedia();
   if (code === CloseCode.notFound || code === CloseCode.gone) return showEnd('notFound');
-  return showEnd('closed', lastView ?? { space: { closingMessage: null } });
+  return showEnd('closed', lastView ?? { space: { closingMessage: settings.waiting.closingMessage ?? null } });
 }
 
 function leave() {

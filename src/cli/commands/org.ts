@@ -1,12 +1,13 @@
 /**
  * @module cli/commands/org
- * `foyer org create|list|show`.
+ * `foyer org create|list|show|sso` (sso in sso.ts).
  */
 import type { Command } from 'commander';
 import { createOrganization, getOrganization, listOrganizations } from '../../domain/organizations.ts';
 import type { Output } from '../output.ts';
 import { presentOrganization, presentUser } from '../presenters.ts';
 import { withContext } from '../context.ts';
+import { registerSso } from './sso.ts';
 
 export function registerOrg(program: Command, out: () => Output): void {
   const org = program.command('org').description('manage organizations');
@@ -51,4 +52,6 @@ export function registerOrg(program: Command, out: () => Output): void {
         ]);
       }),
     );
+
+  registerSso(org, out);
 }

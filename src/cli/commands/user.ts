@@ -1,15 +1,22 @@
 /**
  * @module cli/commands/user
- * `foyer user add|remove`.
+ * `foyer user add|remove|invite|reset`.
  */
 import type { Command } from 'commander';
 import { operatorActor } from '../../domain/actors.ts';
+import { ValidationError } from '../../domain/errors.ts';
 import { issueMemberLink, OPERATOR_LINK_HOURS } from '../../domain/member-links.ts';
 import type { MemberLinkPurpose } from '../../domain/types.ts';
 import { addUser, getOrganization, removeUser } from '../../domain/organizations.ts';
 import type { Output } from '../output.ts';
 import { presentUser } from '../presenters.ts';
 import { withContext } from '../context.ts';
+
+const MAIL_NOTES = {
+  sent: 'It was also sent to them by mail.',
+  failed: 'The mail server did not take the mail (see SMTP_URL): give them the link yourself.',
+  not_configured: 'Give it to them yourself: no mail server is configured (SMTP_URL).',
+} as const;
 
 export function registerUser(program: Command, out: () => Output): void {
   const user = program.command('user').description("manage an organization's users");
@@ -42,15 +49,21 @@ export function registerUser(program: Command, out: () => Output): void {
       }),
     );
 
-  const link = (purpose: MemberLinkPurpose, what: string) => (opts: { org: string; email: string }) =>
+  const link = (purpose: MemberLinkPurpose, what: string) => (opts: { org: string; email: string; lang: string }) =>
     withContext(async (ctx) => {
+      if (opts.lang !== 'en' && opts.lang !== 'de') throw ValidationError.field('lang', '--lang must be en or de.');
       const org = await getOrganization(ctx, opts.org);
-      const issued = await issueMemberLink(ctx, operatorActor(org), opts.email, purpose);
+      const issued = await issueMemberLink(ctx, operatorActor(org), opts.email, purpose, opts.lang);
       out().result({ url: issued.url, expiresAt: issued.expiresAt.toISOString() }, [
         `${what} link for ${issued.user.email} (${org.slug}), valid once until ${issued.expiresAt.toISOString()}:`,
         issued.url,
-        ctx.mailer ? 'It was also sent to them by mail.' : 'Give it to them yourself: no mail server is configured (SMTP_URL).',
+        MAIL_NOTES[issued.mail],
       ]);
+      if (issued.mail === 'failed') {
+        // On stderr too: with --json the printed object stays exactly the link.
+        process.stderr.write('foyer: the mail server did not take the mail; the link above works, hand it over yourself.\n');
+        process.exitCode = 1;
+      }
     });
 
   user
@@ -58,6 +71,7 @@ export function registerUser(program: Command, out: () => Output): void {
     .description(`print a one-time link (valid ${OPERATOR_LINK_HOURS} h) where the member sets their password`)
     .requiredOption('--org <org>', 'organization id or slug')
     .requiredOption('--email <email>', 'the member\'s email address')
+    .option('--lang <lang>', 'language of the mail (en or de), when mail is configured', 'en')
     .action(link('invite', 'Invitation'));
 
   user
@@ -65,5 +79,6 @@ export function registerUser(program: Command, out: () => Output): void {
     .description(`print a one-time link (valid ${OPERATOR_LINK_HOURS} h) where the member sets a new password`)
     .requiredOption('--org <org>', 'organization id or slug')
     .requiredOption('--email <email>', 'the member\'s email address')
+    .option('--lang <lang>', 'language of the mail (en or de), when mail is configured', 'en')
     .action(link('reset', 'Password reset'));
 }

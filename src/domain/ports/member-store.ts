@@ -4,7 +4,7 @@
  * by email, password hashes, one-time links, sessions and the record of
  * failed sign-ins. Part of `Store` (ports/store.ts).
  */
-import type { MemberLink, MemberSession, User } from '../types.ts';
+import type { MemberLink, MemberLinkPurpose, MemberSession, User } from '../types.ts';
 
 export interface MemberStore {
   /** Users with this email in any organization (an email may belong to several), case-insensitively. */
@@ -22,6 +22,8 @@ export interface MemberStore {
    */
   useMemberLink(tokenHash: string, at: Date): Promise<MemberLink | undefined>;
   findMemberLink(tokenHash: string): Promise<MemberLink | undefined>;
+  /** Links of this purpose issued to the user since `since`, used or not. */
+  countMemberLinksSince(userId: string, purpose: MemberLinkPurpose, since: Date): Promise<number>;
 
   insertMemberSession(session: MemberSession): Promise<void>;
   findMemberSession(idHash: string): Promise<MemberSession | undefined>;
@@ -35,4 +37,5 @@ export interface MemberStore {
   countSignInFailures(by: { email: string } | { address: string }, since: Date): Promise<number>;
   /** Forgets failures older than `before`. */
   pruneSignInFailures(before: Date): Promise<void>;
+
 }

@@ -30,6 +30,7 @@ import type {
 import type { LiveStore } from './live-store.ts';
 import type { MeetingAdminStore } from './meeting-admin-store.ts';
 import type { MemberStore } from './member-store.ts';
+import type { SsoStore } from './sso-store.ts';
 import type { WaitingStore } from './waiting-store.ts';
 
 /**
@@ -145,7 +146,7 @@ export interface UsageStore {
 }
 
 export interface Store
-  extends OrganizationStore, ApiKeyStore, MeetingStore, RoomStore, SpaceStore, UsageStore, MemberStore, WaitingStore, MeetingAdminStore {
+  extends OrganizationStore, ApiKeyStore, MeetingStore, RoomStore, SpaceStore, UsageStore, MemberStore, SsoStore, WaitingStore, MeetingAdminStore {
   /** Presence and meeting-place deadlines (see live-store.ts). */
   readonly live: LiveStore;
   /**

@@ -112,10 +112,12 @@ export async function removeFromLine(
   state: 'left' | 'declined' | 'closed',
   outcome: string,
   message: string | null = null,
+  /** The member who decided (a decline): kept for the audit of who did what. */
+  by: string | null = null,
 ): Promise<WaitingEntry | undefined> {
   const at = ctx.now();
   return transact(ctx, async (tx) => {
-    const ended = await tx.store.updateWaitingEntry(entry.id, { from: ['waiting'] }, { state, outcome, message, endedAt: at });
+    const ended = await tx.store.updateWaitingEntry(entry.id, { from: ['waiting'] }, { state, outcome, message, endedAt: at, ...(by ? { servedBy: by } : {}) });
     if (!ended) return undefined;
     raise(tx, { type: 'waiting.client.left', organizationId: ended.organizationId, spaceId: ended.spaceId, entryId: ended.id, outcome, at });
     raise(tx, { type: 'waiting.changed', organizationId: ended.organizationId, spaceId: ended.spaceId, at });

@@ -102,11 +102,11 @@ function takeNextFor(ctx: LiveContext, space: Space, memberId: string): Promise<
 
 /** A board member turns a waiting client away, with an optional message shown to them. */
 export async function declineClient(ctx: LiveContext, actor: Actor, spaceId: string, entryId: string, message?: string): Promise<void> {
-  const { space } = await servedSpace(ctx, actor, 'board', spaceId);
+  const { space, member } = await servedSpace(ctx, actor, 'board', spaceId);
   const text = message?.trim() || null;
   if (text && text.length > DECLINE_MESSAGE_MAX) throw ValidationError.field('message', `A message has at most ${DECLINE_MESSAGE_MAX} characters.`);
   const entry = await ctx.store.findWaitingEntry(entryId);
-  if (!entry || entry.spaceId !== space.id || !(await removeFromLine(ctx, entry, 'declined', 'declined', text))) {
+  if (!entry || entry.spaceId !== space.id || !(await removeFromLine(ctx, entry, 'declined', 'declined', text, member.userId))) {
     throw new NotFoundError('client', 'This client is no longer waiting.');
   }
 }

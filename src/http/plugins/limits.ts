@@ -58,7 +58,15 @@ function seconds(ms: number): number {
   return ms <= 0 ? 0 : Math.max(1, Math.ceil(ms / 1000));
 }
 
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** Which limit refused this request, for the metrics (the problem type alone does not tell failed logins from a key's rate). */
+    refusedBy?: 'auth-failures' | 'key-rate' | 'quota';
+  }
+}
+
 function refuse(reply: FastifyReply, state: WindowState): never {
+  reply.request.refusedBy = 'auth-failures';
   reply.header('retry-after', String(seconds(state.resetMs)));
   throw new DomainError('rate_limited', 'Too many failed authentication attempts from this address; try again later.');
 }
@@ -184,9 +192,11 @@ export function limitsGuard(limits: Limits, lookups: LookupCache, pepper: string
       usage.refuse(auth.key.id, auth.organization.id);
       if (decision.outcome === 'rate_limited') {
         reply.header('retry-after', String(seconds(rate.resetMs)));
+        request.refusedBy = 'key-rate';
         throw new DomainError('rate_limited', `This API key may make ${rate.limit} requests per rolling minute.`);
       }
       const q = decision.quota!;
+      request.refusedBy = 'quota';
       reply.header('retry-after', String(seconds(q.resetMs)));
       throw new DomainError(
         'quota_exceeded',

@@ -11,7 +11,7 @@ import { createHash, timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import type { Metrics } from '../metrics.ts';
 
-/** 429 problems by the last part of their type (urn:foyer:problem:rate-limited → rate-limited). */
+/** A 429 no request limit claimed, by the last part of its problem type (urn:foyer:problem:rate-limited → rate-limited). */
 function refusalKind(payload: unknown): string {
   if (typeof payload !== 'string') return 'unknown';
   try {
@@ -30,8 +30,8 @@ function tokenMatches(header: string | undefined, token: string): boolean {
 }
 
 export function installMetrics(app: FastifyInstance, metrics: Metrics, token: string): void {
-  app.addHook('onSend', async (_request, reply, payload) => {
-    if (reply.statusCode === 429) metrics.refused(refusalKind(payload));
+  app.addHook('onSend', async (request, reply, payload) => {
+    if (reply.statusCode === 429) metrics.refused(request.refusedBy ?? refusalKind(payload));
     return payload;
   });
   app.addHook('onResponse', async (request, reply) => {

@@ -13,6 +13,7 @@ import { members } from './004_members.ts';
 import { lists } from './007_lists.ts';
 import { waiting } from './008_waiting.ts';
 import { keyUsage } from './009_key_usage.ts';
+import { sso } from './010_sso.ts';
 import { meetingAdmin } from './014_meeting_admin.ts';
 
 const migrations: Record<string, Migration> = {
@@ -23,6 +24,7 @@ const migrations: Record<string, Migration> = {
   '007_lists': lists,
   '008_waiting': waiting,
   '009_key_usage': keyUsage,
+  '010_sso': sso,
   '014_meeting_admin': meetingAdmin,
 };
 

@@ -63,6 +63,17 @@ export const memberQueries: MemberStore & ThisType<QueryContext> = {
     return row && rowToLink(row);
   },
 
+  async countMemberLinksSince(userId, purpose, since) {
+    const row = await this.db
+      .selectFrom('member_links')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('user_id', '=', userId)
+      .where('purpose', '=', purpose)
+      .where('created_at', '>=', toMillis(since))
+      .executeTakeFirstOrThrow();
+    return Number(row.n);
+  },
+
   async insertMemberSession(session) {
     await translated(this.translate, () => this.db.insertInto('member_sessions').values(sessionToRow(session)).execute());
   },

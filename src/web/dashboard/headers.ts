@@ -7,7 +7,20 @@
  */
 import type { FastifyReply } from 'fastify';
 
-export function dashboardHeaders(reply: FastifyReply, { calls = false }: { calls?: boolean } = {}): void {
+export interface HeaderOptions {
+  /**
+   * Extra CSP `form-action` sources: browsers check a form's redirects
+   * against it, so the page whose form leads on to an identity provider
+   * names where that may be.
+   */
+  formAction?: string[];
+  /** A console holds calls: its camera and the client's video, and its own socket. */
+  calls?: boolean;
+  /** Extra connect-src sources for a page that opens the signalling socket (a console); used with `calls`. */
+  sockets?: string;
+}
+
+export function dashboardHeaders(reply: FastifyReply, options: HeaderOptions = {}): void {
   reply.header(
     'content-security-policy',
     [
@@ -16,11 +29,11 @@ export function dashboardHeaders(reply: FastifyReply, { calls = false }: { calls
       "style-src 'self'",
       "img-src 'self' data:",
       // A console holds calls: its camera and the client's video, and its own socket.
-      ...(calls ? ["media-src 'self' blob: mediastream:"] : []),
-      "connect-src 'self'",
+      ...(options.calls ? ["media-src 'self' blob: mediastream:"] : []),
+      `connect-src 'self'${options.calls ? (options.sockets ?? '') : ''}`,
       "font-src 'self'",
       "base-uri 'none'",
-      "form-action 'self'",
+      ["form-action 'self'", ...(options.formAction ?? [])].join(' '),
       "frame-ancestors 'none'",
     ].join('; '),
   );
@@ -28,5 +41,8 @@ export function dashboardHeaders(reply: FastifyReply, { calls = false }: { calls
   reply.header('x-content-type-options', 'nosniff');
   reply.header('x-frame-options', 'DENY');
   reply.header('cache-control', 'no-store');
-  reply.header('permissions-policy', calls ? 'camera=(self), microphone=(self), display-capture=(self), geolocation=()' : 'camera=(), microphone=(), geolocation=()');
+  reply.header(
+    'permissions-policy',
+    options.calls ? 'camera=(self), microphone=(self), display-capture=(self), geolocation=()' : 'camera=(), microphone=(), geolocation=()',
+  );
 }

@@ -19,14 +19,29 @@ import { consoleRoutes } from './routes/consoles.ts';
 import { keyRoutes } from './routes/keys.ts';
 import { meetingRoutes } from './routes/meetings.ts';
 import { overviewRoutes } from './routes/overview.ts';
+import { passwordResetRoutes } from './routes/password-reset.ts';
 import { roomRoutes } from './routes/rooms.ts';
 import { spaceRoutes } from './routes/spaces.ts';
+import { ssoRoutes } from './routes/sso.ts';
 import { usageRoutes } from './routes/usage.ts';
+import { waitingHistoryRoutes } from './routes/waiting-history.ts';
 import type { DashboardOptions, DashboardRoutes } from './section.ts';
 import { csrfUserInfo, DASHBOARD, installSession } from './session.ts';
 
 /** Sections of the dashboard, in the order of the navigation. */
-const SECTIONS: DashboardRoutes[] = [authRoutes, overviewRoutes, meetingRoutes, roomRoutes, spaceRoutes, consoleRoutes, keyRoutes, usageRoutes];
+const SECTIONS: DashboardRoutes[] = [
+  authRoutes,
+  passwordResetRoutes,
+  ssoRoutes,
+  overviewRoutes,
+  meetingRoutes,
+  roomRoutes,
+  spaceRoutes,
+  consoleRoutes,
+  waitingHistoryRoutes,
+  keyRoutes,
+  usageRoutes,
+];
 
 export async function dashboardPlugin(app: FastifyInstance, options: DashboardOptions): Promise<void> {
   const { ctx, config } = options;

@@ -7,7 +7,8 @@
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { can } from '../../domain/policies.ts';
-import { dashboardHeaders } from './headers.ts';
+import { socketSources } from '../headers.ts';
+import { dashboardHeaders, type HeaderOptions } from './headers.ts';
 import { csrfUserInfo, DASHBOARD } from './session.ts';
 import { dashboardLang, translator } from './texts.ts';
 
@@ -50,9 +51,9 @@ export async function renderPage(
   view: string,
   data: Record<string, unknown>,
   status = 200,
-  options: { calls?: boolean } = {},
+  headers: HeaderOptions = {},
 ): Promise<string> {
-  dashboardHeaders(reply, options);
+  dashboardHeaders(reply, { ...headers, sockets: socketSources(request) });
   const lang = dashboardLang(request, reply);
   const t = translator(lang);
   const member = request.member?.actor;

@@ -9,6 +9,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { DEFAULT_LANG, LANGS } from '../../../public/js/shared/langs.js';
 import { dashboardConsoleTexts } from '../../../public/js/shared/strings/dashboard-console.js';
+import { dashboardAccessTexts } from '../../../public/js/shared/strings/dashboard-access.js';
 import { dashboardKeysTexts } from '../../../public/js/shared/strings/dashboard-keys.js';
 import { dashboardMeetingsTexts } from '../../../public/js/shared/strings/dashboard-meetings.js';
 import { dashboardPlacesTexts } from '../../../public/js/shared/strings/dashboard-places.js';
@@ -19,6 +20,7 @@ import { pickLang, type Lang } from '../strings.ts';
 
 const TABLES: Array<Record<Lang, Record<string, string>>> = [
   dashboardTexts,
+  dashboardAccessTexts,
   dashboardPlacesTexts,
   dashboardMeetingsTexts,
   dashboardRoomsTexts,

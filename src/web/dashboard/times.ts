@@ -22,3 +22,15 @@ export function moment(date: Date, lang: Lang): Moment {
   }
   return { iso: date.toISOString(), text: `${format.format(date)} UTC` };
 }
+
+const clocks = new Map<Lang, Intl.DateTimeFormat>();
+
+/** The time of day only, for moments of one day shown beside a full one. */
+export function clockTime(date: Date, lang: Lang): Moment {
+  let format = clocks.get(lang);
+  if (!format) {
+    format = new Intl.DateTimeFormat(lang, { timeStyle: 'short', timeZone: 'UTC' });
+    clocks.set(lang, format);
+  }
+  return { iso: date.toISOString(), text: `${format.format(date)} UTC` };
+}

@@ -17,11 +17,22 @@ const NOTICES = { signedOut: 'signedOut', sessionEnded: 'sessionEnded', password
 const PUBLIC = { config: { public: true } };
 
 export const authRoutes: DashboardRoutes = (app, { ctx, config }) => {
+  /** The other ways in the sign-in page offers: "forgot password?" with mail, single sign-on when an organization has it. */
+  const offers = async () => ({
+    forgotPassword: Boolean(ctx.mailer),
+    sso: Boolean(config.ssoSecretKey) && (await ctx.store.anyOrganizationSso()),
+  });
+
   app.get('/sign-in', PUBLIC, async (request, reply) => {
     const query = request.query as Form;
     if (request.member) return reply.redirect(safeNext(query.next), 303);
     const notice = Object.keys(NOTICES).find((key) => query[key] !== undefined);
-    return renderPage(request, reply, 'sign-in', { next: safeNext(query.next), values: {}, notice: notice && NOTICES[notice as keyof typeof NOTICES] });
+    return renderPage(request, reply, 'sign-in', {
+      next: safeNext(query.next),
+      values: {},
+      notice: notice && NOTICES[notice as keyof typeof NOTICES],
+      offers: await offers(),
+    });
   });
 
   app.post('/sign-in', PUBLIC, async (request, reply) => {
@@ -39,10 +50,10 @@ export const authRoutes: DashboardRoutes = (app, { ctx, config }) => {
     }
     const values = { email: form.email ?? '' };
     if (result.reason === 'choose_organization') {
-      return renderPage(request, reply, 'sign-in', { next, values, organizations: result.organizations, error: 'chooseOrganization' }, 200);
+      return renderPage(request, reply, 'sign-in', { next, values, organizations: result.organizations, error: 'chooseOrganization', offers: await offers() }, 200);
     }
     const status = result.reason === 'throttled' ? 429 : 401;
-    return renderPage(request, reply, 'sign-in', { next, values, error: result.reason === 'throttled' ? 'signInThrottled' : 'signInInvalid' }, status);
+    return renderPage(request, reply, 'sign-in', { next, values, error: result.reason === 'throttled' ? 'signInThrottled' : 'signInInvalid', offers: await offers() }, status);
   });
 
   app.post('/sign-out', PUBLIC, async (request, reply) => {

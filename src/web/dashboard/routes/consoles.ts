@@ -9,6 +9,7 @@
  * on every action (src/realtime/handlers/console.ts).
  */
 import type { Actor } from '../../../domain/actors.ts';
+import { can } from '../../../domain/policies.ts';
 import { getSpace, listSpaces } from '../../../domain/spaces.ts';
 import type { Space, SpaceKind } from '../../../domain/types.ts';
 import { iceServersFor } from '../../../realtime/ice.ts';
@@ -17,6 +18,7 @@ import { pathId } from '../forms.ts';
 import { renderPage } from '../render.ts';
 import type { DashboardRoutes } from '../section.ts';
 import { DASHBOARD, requireMember } from '../session.ts';
+import { dashboardLang } from '../texts.ts';
 
 const KINDS: Array<{ kind: SpaceKind; path: string }> = [
   { kind: 'board', path: 'boards' },
@@ -37,8 +39,13 @@ function hasLine(space: Space): boolean {
   return space.kind === 'queue' || space.hasWaitingList;
 }
 
-export function consolePath(space: Pick<Space, 'kind' | 'id'>): string {
+function consolePath(space: Pick<Space, 'kind' | 'id'>): string {
   return `${DASHBOARD}/${space.kind === 'board' ? 'boards' : 'queues'}/${space.id}/console`;
+}
+
+/** The console of `space` for `actor`, when they serve its line; undefined otherwise. */
+export function consoleHrefFor(actor: Actor, space: Space): string | undefined {
+  return serves(space, userIdOf(actor)) && hasLine(space) ? consolePath(space) : undefined;
 }
 
 export const consoleRoutes: DashboardRoutes = (app, { ctx, config }) => {
@@ -66,6 +73,8 @@ export const consoleRoutes: DashboardRoutes = (app, { ctx, config }) => {
         title: null,
         iceServers: iceServersFor(config.ice, ctx.now()),
         wsPath: '/ws',
+        // The call's texts in the language of the page around it.
+        lang: dashboardLang(request, reply),
         console: { kind, spaceId: space.id, name: space.name, memberName: actor.kind === 'member' ? actor.user.fullName : '' },
       };
       return renderPage(
@@ -74,7 +83,12 @@ export const consoleRoutes: DashboardRoutes = (app, { ctx, config }) => {
         'console',
         {
           kind,
-          space: { id: space.id, name: space.name, editHref: `${DASHBOARD}/${path}/${space.id}` },
+          space: {
+            id: space.id,
+            name: space.name,
+            editHref: `${DASHBOARD}/${path}/${space.id}`,
+            historyHref: can(actor, 'space.audit') ? `${DASHBOARD}/${path}/${space.id}/history` : undefined,
+          },
           problem,
           settingsJson: problem ? null : scriptJson(settings),
         },

@@ -9,12 +9,13 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Actor } from '../../../domain/actors.ts';
 import { slugUrl } from '../../../domain/links.ts';
 import { readOrganization } from '../../../domain/organizations.ts';
+import { can } from '../../../domain/policies.ts';
 import { createSpace, deleteSpace, getSpace, listSpaces, updateSpace } from '../../../domain/spaces.ts';
 import type { Space, SpaceKind } from '../../../domain/types.ts';
 import { checked, formOf, otherErrors, pathId, refusal, slugPrefix, text, texts, type FieldErrors, type FormBody } from '../forms.ts';
 import { pageRequest, pager } from '../paging.ts';
 import { renderPage } from '../render.ts';
-import { consolePath } from './consoles.ts';
+import { consoleHrefFor } from './consoles.ts';
 import type { DashboardRoutes } from '../section.ts';
 import { DASHBOARD, requireMember } from '../session.ts';
 import { dashboardLang } from '../texts.ts';
@@ -82,7 +83,13 @@ export const spaceRoutes: DashboardRoutes = (app, { ctx }) => {
         {
           kind,
           base,
-          space: { id: space.id, name: space.name, url: slugUrl(ctx.publicUrl, space) },
+          space: {
+            id: space.id,
+            name: space.name,
+            url: slugUrl(ctx.publicUrl, space),
+            consoleHref: consoleHrefFor(actor, space),
+            historyHref: can(actor, 'space.audit') && (kind === 'queue' || space.hasWaitingList) ? `${base}/${space.id}/history` : undefined,
+          },
           users: users.map((u) => ({ id: u.id, name: u.fullName, email: u.email })),
           values,
           errors,
@@ -112,10 +119,7 @@ export const spaceRoutes: DashboardRoutes = (app, { ctx }) => {
           hasWaitingList: space.hasWaitingList,
           members: space.members.map((m) => m.fullName),
           // Those the member serves and that have a line get a way to their console.
-          console:
-            actor.kind === 'member' && space.members.some((m) => m.userId === actor.user.id) && (kind === 'queue' || space.hasWaitingList)
-              ? consolePath(space)
-              : undefined,
+          console: consoleHrefFor(actor, space),
           url: slugUrl(ctx.publicUrl, space),
           created: moment(space.createdAt, lang),
         })),
