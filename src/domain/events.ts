@@ -21,7 +21,9 @@ interface EventBase {
 export type DomainEvent = EventBase &
   (
     | { type: 'meeting.created'; meetingId: string }
+    | { type: 'meeting.started'; meetingId: string }
     | { type: 'meeting.ended'; meetingId: string; reason: 'closed' | 'deleted' }
+    | { type: 'room.session.started'; sessionId: string; ownerKind: 'room' | 'board'; ownerId: string }
     | { type: 'room.session.ended'; sessionId: string }
     | { type: 'participant.joined'; place: PlaceRef; participantId: string; displayName: string }
     | { type: 'participant.left'; place: PlaceRef; participantId: string }

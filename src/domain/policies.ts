@@ -10,6 +10,7 @@
  * | meetings, rooms, boards, queues | yes  | yes  | yes   | yes      |
  * | serve a board or queue's clients | no   | yes* | yes*  | no       |
  * | API keys                     | no      | no   | yes   | yes      |
+ * | webhook endpoints            | yes     | no   | yes   | yes      |
  * | request usage                | no      | no   | yes   | yes      |
  * | quotas, users                | no      | no   | no    | yes      |
  *
@@ -28,6 +29,7 @@ export type Action =
   | 'space.manage'
   | 'space.serve'
   | 'apiKey.manage'
+  | 'webhook.manage'
   | 'usage.read'
   | 'quota.manage'
   | 'user.manage';
@@ -45,6 +47,8 @@ const RULES: Record<Action, (actor: Actor) => boolean> = {
   'space.manage': (actor) => EVERYONE.has(actor.kind),
   'space.serve': (actor) => actor.kind === 'member',
   'apiKey.manage': isAdmin,
+  // The API manages endpoints as it manages meetings (the organization's servers are the receivers).
+  'webhook.manage': (actor) => actor.kind !== 'member' || isAdmin(actor),
   'usage.read': isAdmin,
   'quota.manage': (actor) => actor.kind === 'operator',
   'user.manage': (actor) => actor.kind === 'operator',

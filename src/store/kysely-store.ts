@@ -21,6 +21,7 @@ import { roomQueries } from './queries/rooms.ts';
 import { spaceQueries } from './queries/spaces.ts';
 import { usageQueries } from './queries/usage.ts';
 import { waitingQueries } from './queries/waiting.ts';
+import { webhookQueries } from './queries/webhooks.ts';
 import type { Database } from './schema.ts';
 
 export type Dialect = 'sqlite' | 'postgres';
@@ -38,6 +39,7 @@ const STORE_METHODS: Omit<Store, 'live'> & ThisType<Internals> = {
   ...usageQueries,
   ...memberQueries,
   ...waitingQueries,
+  ...webhookQueries,
   transaction(work) {
     if (this.db.isTransaction) return work(this as unknown as Store);
     return translated(this.translate, () =>

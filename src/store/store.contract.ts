@@ -14,6 +14,7 @@ import { placesContract } from './contract/places.ts';
 import { spacesContract } from './contract/spaces.ts';
 import { transactionsContract } from './contract/transactions.ts';
 import { usageContract } from './contract/usage.ts';
+import { webhooksContract } from './contract/webhooks.ts';
 
 export type { OpenedStore };
 
@@ -38,4 +39,5 @@ export function storeContract(open: () => Promise<OpenedStore>): void {
   spacesContract(env);
   transactionsContract(env);
   usageContract(env);
+  webhooksContract(env);
 }

@@ -30,6 +30,7 @@ import type {
 import type { LiveStore } from './live-store.ts';
 import type { MemberStore } from './member-store.ts';
 import type { WaitingStore } from './waiting-store.ts';
+import type { WebhookStore } from './webhook-store.ts';
 
 /**
  * Where a newest-first list continues: after the object created at
@@ -142,7 +143,7 @@ export interface UsageStore {
 }
 
 export interface Store
-  extends OrganizationStore, ApiKeyStore, MeetingStore, RoomStore, SpaceStore, UsageStore, MemberStore, WaitingStore {
+  extends OrganizationStore, ApiKeyStore, MeetingStore, RoomStore, SpaceStore, UsageStore, MemberStore, WaitingStore, WebhookStore {
   /** Presence and meeting-place deadlines (see live-store.ts). */
   readonly live: LiveStore;
   /**

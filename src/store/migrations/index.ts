@@ -13,6 +13,7 @@ import { members } from './004_members.ts';
 import { lists } from './007_lists.ts';
 import { waiting } from './008_waiting.ts';
 import { keyUsage } from './009_key_usage.ts';
+import { webhooks } from './013_webhooks.ts';
 
 const migrations: Record<string, Migration> = {
   '001_initial': initial,
@@ -22,6 +23,7 @@ const migrations: Record<string, Migration> = {
   '007_lists': lists,
   '008_waiting': waiting,
   '009_key_usage': keyUsage,
+  '013_webhooks': webhooks,
 };
 
 export const migrationProvider: MigrationProvider = {
