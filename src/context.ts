@@ -15,7 +15,7 @@ import { openStore } from './store/open.ts';
 import { recordWebhooksOf } from './domain/webhooks/outbox.ts';
 
 export type ContextConfig = Pick<Config, 'databaseUrl' | 'publicUrl' | 'idleCloseSeconds' | 'secretPepper'> &
-  Partial<Pick<Config, 'sessionIdleMinutes' | 'sessionMaxHours' | 'passwordHashCost' | 'waitingGraceSeconds' | 'waitingLeaseSeconds'>>;
+  Partial<Pick<Config, 'sessionIdleMinutes' | 'sessionMaxHours' | 'passwordHashCost' | 'waitingGraceSeconds' | 'waitingLeaseSeconds' | 'webhookAllowPrivate'>>;
 
 export interface ContextOptions {
   /** A store the caller opened and will close; otherwise DATABASE_URL is opened (and closed by `close`). */
@@ -57,6 +57,7 @@ export async function createContext(config: ContextConfig, options: ContextOptio
     },
     waiting: { graceSeconds: config.waitingGraceSeconds ?? 60, leaseSeconds: config.waitingLeaseSeconds ?? 30 },
     mailer: options.mailer,
+    webhooks: { allowPrivate: config.webhookAllowPrivate ?? false },
     events,
     close: async () => {
       await owned?.close();

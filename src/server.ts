@@ -2,7 +2,8 @@
  * @module server
  * Wires one Foyer server from its parts: the domain context over an open
  * store, the key lookup cache (kept fresh by domain events), the realtime
- * hub and its bus, request limits when given, and the HTTP application.
+ * hub and its bus, the webhook worker, request limits when given, and the
+ * HTTP application.
  * `npm start` (main.ts) and the tests build servers only through here, so
  * what the tests run is what production runs.
  */
@@ -16,6 +17,7 @@ import { limitsGuard } from './http/plugins/limits.ts';
 import type { Limits } from './limits/limits.ts';
 import { LookupCache } from './limits/lookup-cache.ts';
 import { createRealtime, type Realtime, type RealtimeTuning } from './realtime/realtime.ts';
+import { createWebhookWorker, type WebhookWorker, type WebhookWorkerOptions } from './webhooks/worker.ts';
 
 export interface ServerParts {
   config: Config;
@@ -28,6 +30,8 @@ export interface ServerParts {
   isShuttingDown?: () => boolean;
   /** Realtime timings; tests shorten them. */
   realtime?: RealtimeTuning;
+  /** Webhook worker settings beyond the configuration (tests). */
+  webhooks?: Partial<WebhookWorkerOptions>;
 }
 
 export interface FoyerServer {
@@ -35,6 +39,7 @@ export interface FoyerServer {
   ctx: FoyerContext;
   realtime: Realtime;
   lookups: LookupCache;
+  webhooks: WebhookWorker;
 }
 
 export async function createServer(parts: ServerParts): Promise<FoyerServer> {
@@ -48,15 +53,17 @@ export async function createServer(parts: ServerParts): Promise<FoyerServer> {
   const lookups = new LookupCache(store, config.apiKeyCacheSeconds * 1000);
   lookups.listen(ctx.events);
   const realtime = createRealtime(ctx, config, logger, parts.realtime);
+  const webhooks = createWebhookWorker(ctx, config, logger, parts.webhooks);
   const app = await buildApp({
     config,
     ctx,
     database: store,
     realtime,
+    background: [webhooks],
     logger,
     lookups,
     authGuard: parts.limits ? limitsGuard(parts.limits, lookups) : undefined,
     health: { limits: parts.limits, isShuttingDown: parts.isShuttingDown },
   });
-  return { app, ctx, realtime, lookups };
+  return { app, ctx, realtime, lookups, webhooks };
 }
