@@ -21,11 +21,12 @@ import { overviewRoutes } from './routes/overview.ts';
 import { roomRoutes } from './routes/rooms.ts';
 import { spaceRoutes } from './routes/spaces.ts';
 import { usageRoutes } from './routes/usage.ts';
+import { webhookRoutes } from './routes/webhooks.ts';
 import type { DashboardOptions, DashboardRoutes } from './section.ts';
 import { csrfUserInfo, DASHBOARD, installSession } from './session.ts';
 
 /** Sections of the dashboard, in the order of the navigation. */
-const SECTIONS: DashboardRoutes[] = [authRoutes, overviewRoutes, meetingRoutes, roomRoutes, spaceRoutes, keyRoutes, usageRoutes];
+const SECTIONS: DashboardRoutes[] = [authRoutes, overviewRoutes, meetingRoutes, roomRoutes, spaceRoutes, keyRoutes, webhookRoutes, usageRoutes];
 
 export async function dashboardPlugin(app: FastifyInstance, options: DashboardOptions): Promise<void> {
   const { ctx, config } = options;

@@ -28,6 +28,7 @@ function navigation(request: FastifyRequest, t: (key: string) => string): NavIte
     [`${DASHBOARD}/boards`, 'navBoards', can(actor, 'space.manage')],
     [`${DASHBOARD}/queues`, 'navQueues', can(actor, 'space.manage')],
     [`${DASHBOARD}/keys`, 'navKeys', can(actor, 'apiKey.manage')],
+    [`${DASHBOARD}/webhooks`, 'navWebhooks', can(actor, 'webhook.manage')],
     [`${DASHBOARD}/usage`, 'navUsage', can(actor, 'usage.read')],
   ];
   return items
