@@ -58,6 +58,11 @@ export const dashboardWebhooksTexts = {
     'webhooks.notice.disabled': 'The endpoint is disabled. Nothing is sent to it until you enable it; new events wait.',
     'webhooks.notice.resent': 'The delivery will be sent again in a moment.',
     'webhooks.disabledBecause': 'Disabled: {reason}',
+    'webhooks.error.url': 'Enter the address of your server, such as https://example.org/foyer-events.',
+    'webhooks.error.https': 'The address must start with https://.',
+    'webhooks.error.private': 'The address points into a private or local network; Foyer sends only to servers on the internet.',
+    'webhooks.error.events': 'Choose at least one event.',
+    'webhooks.error.description': 'The description has at most 500 characters.',
   },
   de: {
     'webhooks.title': 'Webhooks',
@@ -114,5 +119,10 @@ export const dashboardWebhooksTexts = {
     'webhooks.notice.disabled': 'Der Endpunkt ist deaktiviert. Bis Sie ihn aktivieren, wird nichts gesendet; neue Ereignisse warten.',
     'webhooks.notice.resent': 'Die Zustellung wird gleich erneut gesendet.',
     'webhooks.disabledBecause': 'Deaktiviert: {reason}',
+    'webhooks.error.url': 'Geben Sie die Adresse Ihres Servers ein, etwa https://example.org/foyer-events.',
+    'webhooks.error.https': 'Die Adresse muss mit https:// beginnen.',
+    'webhooks.error.private': 'Die Adresse zeigt in ein privates oder lokales Netz; Foyer sendet nur an Server im Internet.',
+    'webhooks.error.events': 'Wählen Sie mindestens ein Ereignis.',
+    'webhooks.error.description': 'Die Beschreibung hat höchstens 500 Zeichen.',
   },
 };

@@ -31,7 +31,7 @@ import { formOf, otherErrors, pathId, refusal, text, texts, type FieldErrors } f
 import { renderPage } from '../render.ts';
 import type { DashboardRoutes } from '../section.ts';
 import { DASHBOARD, requireMember } from '../session.ts';
-import { dashboardLang } from '../texts.ts';
+import { dashboardLang, translator, type Translate } from '../texts.ts';
 import { moment } from '../times.ts';
 
 const BASE = `${DASHBOARD}/webhooks`;
@@ -70,6 +70,15 @@ function deliveryView(d: WebhookDelivery, lang: Lang) {
     created: moment(d.createdAt, lang),
     next: d.status === 'pending' && d.attempts > 0 ? moment(d.nextAttemptAt, lang) : null,
   };
+}
+
+/** The domain's reasons, in the page's language: which rule the field broke. */
+function inLanguage(errors: FieldErrors, t: Translate): FieldErrors {
+  const out: FieldErrors = { ...errors };
+  if (errors.url) out.url = t(/private/.test(errors.url) ? 'webhooks.error.private' : /https/.test(errors.url) ? 'webhooks.error.https' : 'webhooks.error.url');
+  if (errors.events) out.events = t('webhooks.error.events');
+  if (errors.description) out.description = t('webhooks.error.description');
+  return out;
 }
 
 export const webhookRoutes: DashboardRoutes = (app, { ctx }) => {
@@ -111,7 +120,7 @@ export const webhookRoutes: DashboardRoutes = (app, { ctx }) => {
     } catch (error) {
       const refused = refusal(error);
       if (!refused) throw error;
-      return showForm(request, reply, values, refused.errors, refused.status);
+      return showForm(request, reply, values, inLanguage(refused.errors, translator(dashboardLang(request, reply))), refused.status);
     }
   });
 
