@@ -128,8 +128,8 @@ export function createWebhookWorker(ctx: DomainContext, config: WorkerConfig, lo
       responseTimeoutMs: config.webhookResponseTimeoutMs,
       disableAfterMs: config.webhookDisableAfterMs,
       pollMs: config.webhookPollMs,
-      // Far beyond one attempt, so a lease ends only when its worker is gone.
-      leaseMs: Math.max(60_000, 3 * config.webhookResponseTimeoutMs),
+      // Three times the longest attempt, so a lease ends only when its worker is gone (or stuck).
+      leaseMs: 3 * (config.webhookConnectTimeoutMs + config.webhookResponseTimeoutMs),
       ...extra,
     },
     log,

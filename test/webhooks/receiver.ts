@@ -47,6 +47,8 @@ export class Receiver {
   /** The secrets to verify with; set once the endpoint is created. */
   secrets: string[] = [];
   behaviour: Behaviour = () => ({ status: 204 });
+  /** Requests that arrived, answered or not yet. */
+  arrivals = 0;
   private readonly attempts = new Map<string, number>();
   private readonly server = createServer((req, res) => void this.handle(req, res));
   url = '';
@@ -71,6 +73,7 @@ export class Receiver {
     const raw = Buffer.concat(chunks).toString('utf8');
     const headers = req.headers as Record<string, string | undefined>;
     const id = headers['webhook-id'] ?? '';
+    this.arrivals += 1;
     const attempt = (this.attempts.get(id) ?? 0) + 1;
     this.attempts.set(id, attempt);
     const answer = this.behaviour({ id, attempt });
