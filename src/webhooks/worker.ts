@@ -1,13 +1,14 @@
 /**
  * @module webhooks/worker
- * Sends what the outbox holds. Every instance runs one worker; each round
- * claims a batch of due deliveries under a lease (so of several
- * instances exactly one sends a given attempt), sends them concurrently
- * (a batch holds at most one delivery per ordering key, so order per
- * meeting is kept), and records each outcome. Rounds run on an interval,
- * and at once when this instance commits an event worth telling, so a
- * message usually leaves within milliseconds of its change. What a
- * crashed instance had claimed is sent by another once its lease ends.
+ * Sends what the outbox holds. Every instance runs one worker; it claims
+ * due deliveries under a lease (so of several instances exactly one sends
+ * a given attempt), sends each on its own (a delivery is claimable only
+ * when no earlier one of its meeting is pending, so order per meeting is
+ * kept), and records each outcome. It claims on an interval, at once when
+ * this instance commits an event worth telling, and whenever an attempt
+ * ends, so a message usually leaves within milliseconds of its change.
+ * What a crashed instance had claimed is sent by another once its lease
+ * ends.
  */
 import { randomBytes } from 'node:crypto';
 import type { Config } from '../config.ts';
@@ -20,7 +21,7 @@ import { sendWebhook, type SendOptions, type WebhookRequest } from './sender.ts'
 export interface WebhookWorkerOptions extends DeliverySettings, SendOptions {
   /** How often due deliveries (retries, other instances' events) are looked for. */
   pollMs: number;
-  /** Deliveries claimed per round. */
+  /** Attempts in flight at most. */
   batchSize?: number;
   /** Replaces the HTTP sender (tests of the worker alone). */
   send?: (request: WebhookRequest, options: SendOptions) => Promise<AttemptResult>;
@@ -32,11 +33,16 @@ export interface WorkerLogger {
   error(obj: object, msg: string): void;
 }
 
+/** How long wake-ups are gathered before one claim serves them all. */
+const SOON_MS = 3;
+
 export class WebhookWorker {
   private timer: NodeJS.Timeout | undefined;
-  private running: Promise<void> | undefined;
+  private claiming: Promise<void> | undefined;
   private again = false;
   private stopped = true;
+  private readonly inFlight = new Set<Promise<void>>();
+  private soonTimer: NodeJS.Timeout | undefined;
   private unsubscribe: (() => void) | undefined;
 
   constructor(
@@ -45,11 +51,15 @@ export class WebhookWorker {
     private readonly log: WorkerLogger,
   ) {}
 
+  private get capacity(): number {
+    return this.options.batchSize ?? 50;
+  }
+
   start(): void {
     if (!this.stopped) return;
     this.stopped = false;
     this.unsubscribe = this.ctx.events.subscribe((event) => {
-      if (webhookMessage(event)) this.wake();
+      if (webhookMessage(event)) this.soon();
     });
     this.wake();
   }
@@ -59,42 +69,68 @@ export class WebhookWorker {
     this.stopped = true;
     this.unsubscribe?.();
     clearTimeout(this.timer);
-    await this.running;
+    clearTimeout(this.soonTimer);
+    await this.claiming;
+    await Promise.all([...this.inFlight]);
   }
 
-  /** Runs a round now (or right after the current one). */
+  /** Claims in a moment: a burst of events or finished attempts makes one claim, not one each. */
+  private soon(): void {
+    if (this.soonTimer || this.stopped) return;
+    this.soonTimer = setTimeout(() => {
+      this.soonTimer = undefined;
+      this.wake();
+    }, SOON_MS);
+  }
+
+  /**
+   * Claims now (or right after the claim under way): attempts run on their
+   * own, so a slow receiver never holds up the next claim. At most
+   * `batchSize` attempts are in flight at once.
+   */
   wake(): void {
     if (this.stopped) return;
-    if (this.running) {
+    if (this.claiming) {
       this.again = true;
       return;
     }
     clearTimeout(this.timer);
-    this.running = this.rounds().finally(() => {
-      this.running = undefined;
+    this.claiming = this.claimLoop().finally(() => {
+      this.claiming = undefined;
       if (!this.stopped) this.timer = setTimeout(() => this.wake(), this.options.pollMs);
     });
   }
 
-  private async rounds(): Promise<void> {
+  private async claimLoop(): Promise<void> {
     do {
       this.again = false;
+      const room = this.capacity - this.inFlight.size;
+      if (room <= 0) return; // an attempt finishing wakes the worker again
       try {
-        const full = await this.round();
-        if (full) this.again = true;
+        const claimed = await claimDueDeliveries(this.ctx, this.options, randomBytes(12).toString('base64url'), room);
+        for (const c of claimed) this.track(this.attempt(c));
+        if (claimed.length === room) this.again = true;
       } catch (error) {
-        this.log.error({ err: error }, 'webhooks: a delivery round failed');
+        this.log.error({ err: error }, 'webhooks: claiming deliveries failed');
+        return;
       }
     } while (this.again && !this.stopped);
   }
 
-  /** One claim and its sends; true when the batch was full (more may be due). */
-  async round(): Promise<boolean> {
-    const limit = this.options.batchSize ?? 50;
-    const token = randomBytes(12).toString('base64url');
-    const claimed = await claimDueDeliveries(this.ctx, this.options, token, limit);
+  private track(attempt: Promise<void>): void {
+    this.inFlight.add(attempt);
+    void attempt.finally(() => {
+      this.inFlight.delete(attempt);
+      // A finished delivery may release the next one of its meeting.
+      this.soon();
+    });
+  }
+
+  /** One claim and its attempts, awaited together (tests and tools). Returns how many were claimed. */
+  async round(): Promise<number> {
+    const claimed = await claimDueDeliveries(this.ctx, this.options, randomBytes(12).toString('base64url'), this.capacity);
     await Promise.all(claimed.map((c) => this.attempt(c)));
-    return claimed.length === limit;
+    return claimed.length;
   }
 
   private async attempt(claimed: ClaimedDelivery): Promise<void> {
@@ -105,10 +141,15 @@ export class WebhookWorker {
     } catch (error) {
       result = { ok: false, retryable: true, status: null, error: `sender failed: ${(error as Error).message}`, latencyMs: 0 };
     }
-    const record = await recordAttempt(this.ctx, claimed, result, this.options);
-    const about = { endpointId: endpoint.id, deliveryId: delivery.id, eventType: delivery.eventType, attempt: record.outcome.attempts };
-    if (!result.ok) this.log.info({ ...about, error: result.error, next: record.outcome.status === 'pending' ? record.outcome.nextAttemptAt : null }, 'webhooks: attempt failed');
-    if (record.disabledReason) this.log.warn({ endpointId: endpoint.id, reason: record.disabledReason }, 'webhooks: endpoint disabled');
+    try {
+      const record = await recordAttempt(this.ctx, claimed, result, this.options);
+      const about = { endpointId: endpoint.id, deliveryId: delivery.id, eventType: delivery.eventType, attempt: record.outcome.attempts };
+      if (!result.ok) this.log.info({ ...about, error: result.error, next: record.outcome.status === 'pending' ? record.outcome.nextAttemptAt : null }, 'webhooks: attempt failed');
+      if (record.disabledReason) this.log.warn({ endpointId: endpoint.id, reason: record.disabledReason }, 'webhooks: endpoint disabled');
+    } catch (error) {
+      // The lease runs out and the delivery is tried again: at least once.
+      this.log.error({ err: error, deliveryId: delivery.id }, 'webhooks: recording an attempt failed');
+    }
   }
 }
 

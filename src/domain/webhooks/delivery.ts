@@ -77,6 +77,8 @@ export async function recordAttempt(ctx: DomainContext, claimed: ClaimedDelivery
   const now = ctx.now();
   const outcome = outcomeOf(claimed, result, now, settings);
   const recorded = await ctx.store.finishWebhookDelivery(claimed.delivery.id, claimed.leaseToken, outcome);
+  // A success of an endpoint that was not failing changes nothing: no write on the common path.
+  if (result.ok && claimed.endpoint.failingSince === null) return { recorded, outcome };
   const endpoint = await ctx.store.recordEndpointHealth(claimed.endpoint.id, result.ok, now);
   if (result.ok || !endpoint?.enabled || !endpoint.failingSince) return { recorded, outcome };
   if (now.getTime() - endpoint.failingSince.getTime() < settings.disableAfterMs) return { recorded, outcome };

@@ -8,7 +8,7 @@
 import { sql } from 'kysely';
 import type { WebhookStore } from '../../domain/ports/webhook-store.ts';
 import { toInt, toMillis, toMillisOrNull } from '../mappers.ts';
-import type { WebhookDeliveriesTable, WebhookEndpointsTable } from '../schema.ts';
+import type { WebhookEndpointsTable } from '../schema.ts';
 import { deliveryToRow, endpointToRow, rowToDelivery, rowToEndpoint, secretsToJson } from '../webhook-mappers.ts';
 import { atomically, translated, type QueryContext } from './db.ts';
 
@@ -107,18 +107,17 @@ export const webhookQueries: WebhookStore & ThisType<QueryContext> = {
       .orderBy('d.seq')
       .limit(limit)
       .execute();
-    const claimed: Array<Omit<WebhookDeliveriesTable, 'seq'>> = [];
-    for (const candidate of candidates) {
-      const row = await this.db
-        .updateTable('webhook_deliveries')
-        .set({ lease_token: leaseToken, lease_until: toMillis(leaseUntil) })
-        .where('seq', '=', candidate.seq)
-        .where('status', '=', 'pending')
-        .where((eb) => eb.or([eb('lease_until', 'is', null), eb('lease_until', '<=', at)]))
-        .returningAll()
-        .executeTakeFirst();
-      if (row) claimed.push(row);
-    }
+    if (candidates.length === 0) return [];
+    // One conditional update for the batch: a row another worker leased since the select is left out.
+    const claimed = await this.db
+      .updateTable('webhook_deliveries')
+      .set({ lease_token: leaseToken, lease_until: toMillis(leaseUntil) })
+      .where('seq', 'in', candidates.map((c) => c.seq))
+      .where('status', '=', 'pending')
+      .where((eb) => eb.or([eb('lease_until', 'is', null), eb('lease_until', '<=', at)]))
+      .returningAll()
+      .execute();
+    claimed.sort((a, b) => Number(a.seq) - Number(b.seq));
     if (claimed.length === 0) return [];
     const endpointIds = [...new Set(claimed.map((r) => r.endpoint_id))];
     const endpoints = await this.db.selectFrom('webhook_endpoints').selectAll().where('id', 'in', endpointIds).execute();
