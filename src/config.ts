@@ -62,6 +62,8 @@ export interface Config {
   webhookDisableAfterMs: number;
   /** How often each instance looks for due webhook deliveries (its own events are sent at once). */
   webhookPollMs: number;
+  /** How long finished deliveries stay in the delivery log. */
+  webhookLogDays: number;
 }
 
 export interface IceConfig {
@@ -228,5 +230,6 @@ export function loadConfig(env: Env = process.env): Config {
     webhookResponseTimeoutMs: integer(env, 'WEBHOOK_RESPONSE_TIMEOUT_MS', 10_000, 100, 30_000),
     webhookDisableAfterMs: integer(env, 'WEBHOOK_DISABLE_AFTER_HOURS', 72, 1, 30 * 24) * 3600_000,
     webhookPollMs: integer(env, 'WEBHOOK_POLL_MS', 1000, 50, 60_000),
+    webhookLogDays: integer(env, 'WEBHOOK_LOG_DAYS', 30, 1, 3650),
   };
 }

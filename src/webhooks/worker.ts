@@ -21,6 +21,8 @@ import { sendWebhook, type SendOptions, type WebhookRequest } from './sender.ts'
 export interface WebhookWorkerOptions extends DeliverySettings, SendOptions {
   /** How often due deliveries (retries, other instances' events) are looked for. */
   pollMs: number;
+  /** Finished deliveries older than this are pruned (hourly); unset: never. */
+  logRetentionMs?: number;
   /** Attempts in flight at most. */
   batchSize?: number;
   /** Replaces the HTTP sender (tests of the worker alone). */
@@ -35,6 +37,7 @@ export interface WorkerLogger {
 
 /** How long wake-ups are gathered before one claim serves them all. */
 const SOON_MS = 3;
+const PRUNE_INTERVAL_MS = 3_600_000;
 
 export class WebhookWorker {
   private timer: NodeJS.Timeout | undefined;
@@ -43,6 +46,7 @@ export class WebhookWorker {
   private stopped = true;
   private readonly inFlight = new Set<Promise<void>>();
   private soonTimer: NodeJS.Timeout | undefined;
+  private pruneTimer: NodeJS.Timeout | undefined;
   private unsubscribe: (() => void) | undefined;
 
   constructor(
@@ -62,6 +66,21 @@ export class WebhookWorker {
       if (webhookMessage(event)) this.soon();
     });
     this.wake();
+    if (this.options.logRetentionMs) {
+      this.pruneTimer = setInterval(() => void this.prune(), PRUNE_INTERVAL_MS);
+      this.pruneTimer.unref();
+    }
+  }
+
+  /** Forgets finished deliveries past the log's retention. */
+  async prune(): Promise<number> {
+    if (!this.options.logRetentionMs) return 0;
+    try {
+      return await this.ctx.store.pruneWebhookDeliveries(new Date(this.ctx.now().getTime() - this.options.logRetentionMs));
+    } catch (error) {
+      this.log.error({ err: error }, 'webhooks: pruning the delivery log failed');
+      return 0;
+    }
   }
 
   /** Stops claiming; waits for the attempts in flight to be recorded. */
@@ -70,6 +89,7 @@ export class WebhookWorker {
     this.unsubscribe?.();
     clearTimeout(this.timer);
     clearTimeout(this.soonTimer);
+    clearInterval(this.pruneTimer);
     await this.claiming;
     await Promise.all([...this.inFlight]);
   }
@@ -155,7 +175,7 @@ export class WebhookWorker {
 
 type WorkerConfig = Pick<
   Config,
-  'webhookAllowPrivate' | 'webhookRetryDelaysMs' | 'webhookConnectTimeoutMs' | 'webhookResponseTimeoutMs' | 'webhookDisableAfterMs' | 'webhookPollMs'
+  'webhookAllowPrivate' | 'webhookRetryDelaysMs' | 'webhookConnectTimeoutMs' | 'webhookResponseTimeoutMs' | 'webhookDisableAfterMs' | 'webhookPollMs' | 'webhookLogDays'
 >;
 
 /** The worker as the configuration describes it. */
@@ -169,6 +189,7 @@ export function createWebhookWorker(ctx: DomainContext, config: WorkerConfig, lo
       responseTimeoutMs: config.webhookResponseTimeoutMs,
       disableAfterMs: config.webhookDisableAfterMs,
       pollMs: config.webhookPollMs,
+      logRetentionMs: config.webhookLogDays * 86_400_000,
       // Three times the longest attempt, so a lease ends only when its worker is gone (or stuck).
       leaseMs: 3 * (config.webhookConnectTimeoutMs + config.webhookResponseTimeoutMs),
       ...extra,

@@ -54,6 +54,8 @@ export interface WebhookStore {
   listWebhookDeliveries(organizationId: string, endpointId: string, limit: number): Promise<WebhookDelivery[]>;
   /** Makes a finished (or pending) delivery due again now, attempts from zero; undefined when not found. */
   resendWebhookDelivery(organizationId: string, id: string, at: Date): Promise<WebhookDelivery | undefined>;
+  /** Forgets finished (delivered or failed) deliveries created before `before`; returns how many. */
+  pruneWebhookDeliveries(before: Date): Promise<number>;
   /** Sets the meeting's first-participant time unless set; true the first time only. */
   markMeetingStarted(meetingId: string, at: Date): Promise<boolean>;
 }

@@ -172,6 +172,18 @@ export function webhooksContract(env: ContractEnv): void {
       assert.deepEqual((await claim('b', later(20))).map((c) => c.delivery.id), [d.id]);
     });
 
+    it('prunes finished deliveries older than a moment, never pending ones', async () => {
+      const { o } = await seed(store);
+      const e = endpoint(o.id);
+      await store.insertWebhookEndpoint(e);
+      const old = delivery(e, { status: 'delivered', createdAt: later(1) });
+      const oldPending = delivery(e, { createdAt: later(1) });
+      const recent = delivery(e, { status: 'failed', createdAt: later(100) });
+      await store.insertWebhookDeliveries([old, oldPending, recent]);
+      assert.equal(await store.pruneWebhookDeliveries(later(50)), 1);
+      assert.deepEqual((await store.listWebhookDeliveries(o.id, e.id, 10)).map((d) => d.id).sort(), [oldPending.id, recent.id].sort());
+    });
+
     it("marks a meeting started the first time only", async () => {
       const { o } = await seed(store);
       const m = meeting(o.id);

@@ -182,6 +182,15 @@ export const webhookQueries: WebhookStore & ThisType<QueryContext> = {
     return row && rowToDelivery(row);
   },
 
+  async pruneWebhookDeliveries(before) {
+    const result = await this.db
+      .deleteFrom('webhook_deliveries')
+      .where('status', 'in', ['delivered', 'failed'])
+      .where('created_at', '<', toMillis(before))
+      .executeTakeFirst();
+    return Number(result.numDeletedRows);
+  },
+
   async markMeetingStarted(meetingId, at) {
     const result = await this.db
       .updateTable('meetings')
