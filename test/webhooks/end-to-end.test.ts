@@ -25,7 +25,7 @@ describe('webhooks end to end', () => {
     db = await openTestDatabase('sqlite');
     server = await startServer(
       db.store,
-      { webhookAllowPrivate: true, idleCloseSeconds: 1, webhookPollMs: 50, webhookRetryDelaysMs: [50, 100, 100, 100, 100, 100, 100, 100, 100, 100] },
+      { webhookAllowPrivate: true, idleCloseSeconds: 1, webhookPollMs: 50, webhookRetryDelaysMs: [50, ...Array(30).fill(100)] },
       { realtime: { sweepIntervalMs: 100, pingIntervalMs: 500 } },
     );
     org = await seedOrganization(server.ctx, 'basic');
