@@ -47,14 +47,18 @@ describe('dashboard webhooks', () => {
     const empty = await ada.get('/dashboard/webhooks?lang=en');
     assert.equal(empty.status, 200);
     assert.match(empty.text, /No webhook endpoints yet/);
-    await ada.get('/dashboard/webhooks/new');
-    const created = await ada.post('/dashboard/webhooks', { url: receiver.url, description: 'Practice software', events: ['meeting.created', 'meeting.ended'] });
+    const form = await ada.get('/dashboard/webhooks/new');
+    const formId = /name="formId" value="([^"]+)"/.exec(form.text)![1]!;
+    const sent = { url: receiver.url, description: 'Practice software', events: ['meeting.created', 'meeting.ended'], formId };
+    const created = await ada.post('/dashboard/webhooks', sent);
     assert.equal(created.status, 201, created.text.slice(0, 400));
     assert.equal(created.location, undefined);
     assert.equal(created.headers.get('cache-control'), 'no-store');
     const secret = textById(created.text, 'new-secret')!;
     assert.match(secret, /^whsec_/);
     receiver.secrets = [secret];
+    const again = await ada.post('/dashboard/webhooks', sent);
+    assert.equal(again.location, '/dashboard/webhooks?alreadyCreated', 'a reloaded answer adds no second endpoint');
 
     const list = await ada.get('/dashboard/webhooks');
     const rows = tableRows(list.text, 'webhooks');

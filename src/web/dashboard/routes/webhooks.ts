@@ -28,6 +28,7 @@ import {
 import { WEBHOOK_EVENT_TYPES, type WebhookDelivery, type WebhookEndpoint } from '../../../domain/webhooks/types.ts';
 import type { Lang } from '../../strings.ts';
 import { formOf, otherErrors, pathId, refusal, text, texts, type FieldErrors } from '../forms.ts';
+import { oneTimeForms } from '../form-ids.ts';
 import { renderPage } from '../render.ts';
 import type { DashboardRoutes } from '../section.ts';
 import { DASHBOARD, requireMember } from '../session.ts';
@@ -36,12 +37,13 @@ import { moment } from '../times.ts';
 
 const BASE = `${DASHBOARD}/webhooks`;
 const SHOWN_FIELDS = ['url', 'description', 'events'];
-const NOTICES = ['deleted', 'enabled', 'disabled', 'resent'] as const;
+const NOTICES = ['deleted', 'enabled', 'disabled', 'resent', 'alreadyCreated'] as const;
 
 interface WebhookForm {
   url: string;
   description: string;
   events: string[];
+  formId: string;
 }
 
 function endpointView(e: WebhookEndpoint, lang: Lang) {
@@ -82,6 +84,7 @@ function inLanguage(errors: FieldErrors, t: Translate): FieldErrors {
 }
 
 export const webhookRoutes: DashboardRoutes = (app, { ctx }) => {
+  const forms = oneTimeForms();
   const manager = (request: FastifyRequest): Actor => {
     const actor = requireMember(request);
     authorize(actor, 'webhook.manage');
@@ -106,18 +109,20 @@ export const webhookRoutes: DashboardRoutes = (app, { ctx }) => {
 
   app.get('/webhooks/new', async (request, reply) => {
     manager(request);
-    return showForm(request, reply, { url: 'https://', description: '', events: ['meeting.created', 'meeting.started', 'meeting.ended'] }, {}, 200);
+    return showForm(request, reply, { url: 'https://', description: '', events: ['meeting.created', 'meeting.started', 'meeting.ended'], formId: forms.issue() }, {}, 200);
   });
 
   app.post('/webhooks', async (request, reply) => {
     const actor = manager(request);
     const form = formOf(request);
-    const values: WebhookForm = { url: text(form, 'url').trim(), description: text(form, 'description'), events: texts(form, 'events') };
+    const values: WebhookForm = { url: text(form, 'url').trim(), description: text(form, 'description'), events: texts(form, 'events'), formId: text(form, 'formId') };
+    if (!forms.firstSend(values.formId)) return reply.redirect(`${BASE}?alreadyCreated`, 303);
     try {
       const { endpoint, secret } = await createWebhookEndpoint(ctx, actor, values);
       const lang = dashboardLang(request, reply);
       return renderPage(request, reply, 'webhook-secret', { endpoint: endpointView(endpoint, lang), secret, rotated: false }, 201);
     } catch (error) {
+      forms.forget(values.formId);
       const refused = refusal(error);
       if (!refused) throw error;
       return showForm(request, reply, values, inLanguage(refused.errors, translator(dashboardLang(request, reply))), refused.status);
