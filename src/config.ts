@@ -66,6 +66,20 @@ export interface Config {
    * and then single sign-on cannot be configured or used.
    */
   ssoSecretKey: string | undefined;
+  /** Webhook endpoints may point to loopback, link-local and private addresses (and use http): receivers on the operator's own network. */
+  webhookAllowPrivate: boolean;
+  /** Delays before each webhook retry; a delivery fails after the last (default about 28 hours in all). */
+  webhookRetryDelaysMs: number[];
+  /** Time to connect to a webhook receiver. */
+  webhookConnectTimeoutMs: number;
+  /** Time for a webhook receiver to answer, connection included. */
+  webhookResponseTimeoutMs: number;
+  /** An endpoint failing this long without a single success is disabled. */
+  webhookDisableAfterMs: number;
+  /** How often each instance looks for due webhook deliveries (its own events are sent at once). */
+  webhookPollMs: number;
+  /** How long finished deliveries stay in the delivery log. */
+  webhookLogDays: number;
 }
 
 export interface MailConfig {
@@ -204,6 +218,26 @@ function ssoSecretKey(env: Env): string | undefined {
   return key;
 }
 
+function bool(env: Env, name: string, fallback: boolean): boolean {
+  const raw = env[name]?.trim().toLowerCase();
+  if (raw === undefined || raw === '') return fallback;
+  if (raw === 'true' || raw === '1') return true;
+  if (raw === 'false' || raw === '0') return false;
+  throw new ConfigError(`${name} must be true or false, got "${env[name]}".`);
+}
+
+const DEFAULT_WEBHOOK_RETRY_SCHEDULE = '5,300,1800,7200,18000,36000,36000';
+
+/** Seconds between retries, comma-separated: 1 to 30 delays of 1 s to 2 days each. */
+function retrySchedule(env: Env): number[] {
+  const raw = env.WEBHOOK_RETRY_SCHEDULE?.trim() || DEFAULT_WEBHOOK_RETRY_SCHEDULE;
+  const parts = raw.split(/\s*,\s*/);
+  if (parts.length > 30 || !parts.every((p) => /^\d+$/.test(p) && Number(p) >= 1 && Number(p) <= 172_800)) {
+    throw new ConfigError(`WEBHOOK_RETRY_SCHEDULE is 1 to 30 delays in seconds (1 to 172800) separated by commas, got "${raw}".`);
+  }
+  return parts.map((p) => Number(p) * 1000);
+}
+
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 
 export function loadConfig(env: Env = process.env): Config {
@@ -279,5 +313,12 @@ export function loadConfig(env: Env = process.env): Config {
     wsConnectionsPerAddress: integer(env, 'WS_CONNECTIONS_PER_ADDRESS', 100, 0, 1_000_000),
     mail: mailConfig(env),
     ssoSecretKey: ssoSecretKey(env),
+    webhookAllowPrivate: bool(env, 'WEBHOOK_ALLOW_PRIVATE', false),
+    webhookRetryDelaysMs: retrySchedule(env),
+    webhookConnectTimeoutMs: integer(env, 'WEBHOOK_CONNECT_TIMEOUT_MS', 3000, 100, 30_000),
+    webhookResponseTimeoutMs: integer(env, 'WEBHOOK_RESPONSE_TIMEOUT_MS', 10_000, 100, 30_000),
+    webhookDisableAfterMs: integer(env, 'WEBHOOK_DISABLE_AFTER_HOURS', 72, 1, 30 * 24) * 3600_000,
+    webhookPollMs: integer(env, 'WEBHOOK_POLL_MS', 1000, 50, 60_000),
+    webhookLogDays: integer(env, 'WEBHOOK_LOG_DAYS', 30, 1, 3650),
   };
 }

@@ -12,9 +12,10 @@ import { EventPublisher, type DomainEvent } from './domain/events.ts';
 import { DEFAULT_PASSWORD_COST } from './domain/passwords.ts';
 import type { Store, StoreConnection } from './domain/ports/store.ts';
 import { openStore } from './store/open.ts';
+import { recordWebhooksOf } from './domain/webhooks/outbox.ts';
 
 export type ContextConfig = Pick<Config, 'databaseUrl' | 'publicUrl' | 'idleCloseSeconds' | 'secretPepper'> &
-  Partial<Pick<Config, 'sessionIdleMinutes' | 'sessionMaxHours' | 'passwordHashCost' | 'waitingGraceSeconds' | 'waitingLeaseSeconds' | 'ssoSecretKey'>>;
+  Partial<Pick<Config, 'sessionIdleMinutes' | 'sessionMaxHours' | 'passwordHashCost' | 'waitingGraceSeconds' | 'waitingLeaseSeconds' | 'ssoSecretKey' | 'webhookAllowPrivate'>>;
 
 export interface ContextOptions {
   /** A store the caller opened and will close; otherwise DATABASE_URL is opened (and closed by `close`). */
@@ -40,6 +41,9 @@ export async function createContext(config: ContextConfig, options: ContextOptio
     owned = await openStore(config.databaseUrl, { migrate: options.migrate ?? false });
     store = owned;
   }
+  const events = new EventPublisher(options.onListenerError);
+  // Every command's webhook messages are written in its own transaction, whoever runs it (server, CLI, tests).
+  recordWebhooksOf(events);
   return {
     store,
     now: options.now ?? (() => new Date()),
@@ -54,7 +58,8 @@ export async function createContext(config: ContextConfig, options: ContextOptio
     waiting: { graceSeconds: config.waitingGraceSeconds ?? 60, leaseSeconds: config.waitingLeaseSeconds ?? 30 },
     mailer: options.mailer,
     ssoSecretKey: config.ssoSecretKey,
-    events: new EventPublisher(options.onListenerError),
+    webhooks: { allowPrivate: config.webhookAllowPrivate ?? false },
+    events,
     close: async () => {
       await owned?.close();
     },

@@ -2,7 +2,8 @@
  * @module server
  * Wires one Foyer server from its parts: the domain context over an open
  * store, the key lookup cache (kept fresh by domain events), the realtime
- * hub and its bus, request limits when given, and the HTTP application.
+ * hub and its bus, the webhook worker, request limits when given, and the
+ * HTTP application.
  * `npm start` (main.ts) and the tests build servers only through here, so
  * what the tests run is what production runs.
  */
@@ -18,6 +19,7 @@ import type { Limits } from './limits/limits.ts';
 import { LookupCache } from './limits/lookup-cache.ts';
 import { createSmtpMailer } from './mail/smtp-mailer.ts';
 import { createRealtime, type Realtime, type RealtimeTuning } from './realtime/realtime.ts';
+import { createWebhookWorker, type WebhookWorker, type WebhookWorkerOptions } from './webhooks/worker.ts';
 
 export interface ServerParts {
   config: Config;
@@ -30,6 +32,8 @@ export interface ServerParts {
   isShuttingDown?: () => boolean;
   /** Realtime timings; tests shorten them. */
   realtime?: RealtimeTuning;
+  /** Webhook worker settings beyond the configuration (tests). */
+  webhooks?: Partial<WebhookWorkerOptions>;
 }
 
 export interface FoyerServer {
@@ -39,6 +43,7 @@ export interface FoyerServer {
   lookups: LookupCache;
   /** Present when METRICS_TOKEN is set. */
   metrics: Metrics | undefined;
+  webhooks: WebhookWorker;
 }
 
 export async function createServer(parts: ServerParts): Promise<FoyerServer> {
@@ -64,16 +69,18 @@ export async function createServer(parts: ServerParts): Promise<FoyerServer> {
         sweeps: () => ({ runs: realtime.hub.sweeps }),
       })
     : undefined;
+  const webhooks = createWebhookWorker(ctx, config, logger, parts.webhooks);
   const app = await buildApp({
     config,
     ctx,
     database: store,
     realtime,
+    background: [webhooks],
     logger,
     lookups,
     authGuard: parts.limits ? limitsGuard(parts.limits, lookups, config.secretPepper) : undefined,
     health: { limits: parts.limits, isShuttingDown: parts.isShuttingDown },
     metrics,
   });
-  return { app, ctx, realtime, lookups, metrics };
+  return { app, ctx, realtime, lookups, metrics, webhooks };
 }

@@ -11,6 +11,7 @@ import { registerMigrate } from './commands/migrate.ts';
 import { registerOrg } from './commands/org.ts';
 import { registerUsage } from './commands/usage.ts';
 import { registerUser } from './commands/user.ts';
+import { registerWebhook } from './commands/webhook.ts';
 import { createOutput, reportError } from './output.ts';
 
 const program = new Command('foyer')
@@ -26,6 +27,7 @@ registerKey(program, out);
 registerMigrate(program, out);
 registerLimits(program, out);
 registerUsage(program, out);
+registerWebhook(program, out);
 
 try {
   await program.parseAsync(process.argv);

@@ -26,6 +26,8 @@ export interface DomainContext {
   ssoSecretKey?: string | undefined;
   /** Sends mail to members (invitation and reset links); absent when no mail server is configured. */
   mailer?: Mailer | undefined;
+  /** Webhooks: whether endpoints may point to private and loopback addresses (and use http). */
+  webhooks?: { allowPrivate: boolean } | undefined;
   /** Where raised events go once their transaction commits. */
   events: EventPublisher;
   /** Set inside `transact`: the running unit of work. */

@@ -21,6 +21,7 @@ interface EventBase {
 export type DomainEvent = EventBase &
   (
     | { type: 'meeting.created'; meetingId: string }
+    | { type: 'meeting.started'; meetingId: string }
     | { type: 'meeting.ended'; meetingId: string; reason: 'closed' | 'deleted'; byUserId?: string }
     | { type: 'meeting.locked'; meetingId: string; byUserId: string }
     | { type: 'meeting.unlocked'; meetingId: string; byUserId: string }
@@ -30,6 +31,7 @@ export type DomainEvent = EventBase &
     | { type: 'participant.turned_away'; meetingId: string; knockId: string; displayName: string; byUserId: string }
     | { type: 'participant.removed'; meetingId: string; participantId: string; displayName: string; byUserId: string }
     | { type: 'participant.mute_requested'; meetingId: string; participantId: string; byUserId: string }
+    | { type: 'room.session.started'; sessionId: string; ownerKind: 'room' | 'board'; ownerId: string }
     | { type: 'room.session.ended'; sessionId: string }
     | { type: 'participant.joined'; place: PlaceRef; participantId: string; displayName: string }
     | { type: 'participant.left'; place: PlaceRef; participantId: string }

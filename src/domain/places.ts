@@ -73,7 +73,11 @@ export interface Joiner extends MediaState {
   guestKey: string | null;
 }
 
-/** Adds a participant to a meeting or to a room's current session (starting one if needed); raises `participant.joined`. */
+/**
+ * Adds a participant to a meeting or to a room's current session (starting
+ * one if needed); raises `participant.joined`, after `meeting.started` for
+ * a meeting's first participant ever or `room.session.started` for a new session.
+ */
 export async function enterPlace(ctx: LiveContext, target: JoinTarget, joiner: Joiner): Promise<JoinResult> {
   const at = ctx.now();
   const participant = { ...joiner, host: 'meetingId' in target && joiner.host, instanceId: ctx.instanceId, joinedAt: at };
@@ -86,6 +90,7 @@ export async function enterPlace(ctx: LiveContext, target: JoinTarget, joiner: J
     const entered = await transact(ctx, async (tx) => {
       if (!(await tx.store.live.enterMeeting(meeting.id, participant, at))) return false;
       const place: PlaceRef = { kind: 'meeting', id: meeting.id };
+      if (await tx.store.markMeetingStarted(meeting.id, at)) raise(tx, { type: 'meeting.started', organizationId: meeting.organizationId, meetingId: meeting.id, at });
       raise(tx, { type: 'participant.joined', organizationId: meeting.organizationId, place, participantId: joiner.id, displayName: joiner.displayName, at });
       return true;
     });
@@ -106,6 +111,10 @@ export async function enterPlace(ctx: LiveContext, target: JoinTarget, joiner: J
   const place = await transact(ctx, async (tx) => {
     const session = await tx.store.live.enterSession(ownerKind, found.id, participant, at);
     const entered: PlaceRef = { kind: 'session', id: session.id };
+    // A session started by this participant carries their arrival time.
+    if (session.startedAt.getTime() === at.getTime()) {
+      raise(tx, { type: 'room.session.started', organizationId: found.organizationId, sessionId: session.id, ownerKind, ownerId: found.id, at });
+    }
     raise(tx, { type: 'participant.joined', organizationId: found.organizationId, place: entered, participantId: joiner.id, displayName: joiner.displayName, at });
     return entered;
   });

@@ -11,6 +11,7 @@
  * | serve a board or queue's clients | no   | yes* | yes*  | no       |
  * | who served whom (the audit)  | no      | no   | yes   | yes      |
  * | API keys                     | no      | no   | yes   | yes      |
+ * | webhook endpoints            | yes     | no   | yes   | yes      |
  * | request usage                | no      | no   | yes   | yes      |
  * | quotas, users, single sign-on | no     | no   | no    | yes      |
  *
@@ -36,6 +37,7 @@ export type Action =
   | 'space.serve'
   | 'space.audit'
   | 'apiKey.manage'
+  | 'webhook.manage'
   | 'usage.read'
   | 'quota.manage'
   | 'user.manage'
@@ -55,6 +57,8 @@ const RULES: Record<Action, (actor: Actor) => boolean> = {
   'space.serve': (actor) => actor.kind === 'member',
   'space.audit': isAdmin,
   'apiKey.manage': isAdmin,
+  // The API manages endpoints as it manages meetings (the organization's servers are the receivers).
+  'webhook.manage': (actor) => actor.kind !== 'member' || isAdmin(actor),
   'usage.read': isAdmin,
   'quota.manage': (actor) => actor.kind === 'operator',
   'user.manage': (actor) => actor.kind === 'operator',

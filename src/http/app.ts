@@ -37,6 +37,8 @@ export interface BuildAppOptions {
   /** The database connection, pinged by `/ready`. */
   database: Pick<StoreConnection, 'ping'>;
   realtime: Realtime;
+  /** Services that run with the server (the webhook worker): started when ready, stopped on close. */
+  background?: Array<{ start(): void; stop(): Promise<void> }>;
   logger: Logger;
   /** Where API keys are looked up (a cache in production); the store when absent. */
   lookups?: CredentialLookups;
@@ -90,6 +92,10 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
   await app.register(webPlugin, { ctx, config, realtime });
   app.addHook('onReady', async () => realtime.hub.start());
   app.addHook('preClose', async () => realtime.hub.stop());
+  for (const service of opts.background ?? []) {
+    app.addHook('onReady', async () => service.start());
+    app.addHook('onClose', async () => service.stop());
+  }
 
   await app.ready();
   return app as unknown as FastifyInstance;

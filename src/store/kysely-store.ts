@@ -23,6 +23,7 @@ import { spaceQueries } from './queries/spaces.ts';
 import { ssoQueries } from './queries/sso.ts';
 import { usageQueries } from './queries/usage.ts';
 import { waitingQueries } from './queries/waiting.ts';
+import { webhookQueries } from './queries/webhooks.ts';
 import type { Database } from './schema.ts';
 
 export type Dialect = 'sqlite' | 'postgres';
@@ -42,6 +43,7 @@ const STORE_METHODS: Omit<Store, 'live'> & ThisType<Internals> = {
   ...ssoQueries,
   ...waitingQueries,
   ...meetingAdminQueries,
+  ...webhookQueries,
   transaction(work) {
     if (this.db.isTransaction) return work(this as unknown as Store);
     return translated(this.translate, () =>

@@ -9,6 +9,7 @@
  * - `meetings.query_parameters` is JSON text.
  * Rows are turned into domain objects only in `mappers.ts`.
  */
+import type { Generated } from 'kysely';
 
 /** 0 or 1; see the module comment. */
 export type IntBool = 0 | 1;
@@ -62,6 +63,8 @@ export interface MeetingsTable {
   deleted_at: number | null;
   /** 'open', 'locked' or 'until_owner' (migration 014). */
   lock_state: string;
+  /** When the first participant entered (see migration 013); not part of `Meeting`. */
+  started_at?: number | null;
 }
 
 export interface RoomsTable {
@@ -270,4 +273,45 @@ export interface Database {
   organization_sso: OrganizationSsoTable;
   meeting_knocks: MeetingKnocksTable;
   meeting_removals: MeetingRemovalsTable;
+  webhook_endpoints: WebhookEndpointsTable;
+  webhook_deliveries: WebhookDeliveriesTable;
+}
+
+export interface WebhookEndpointsTable {
+  id: string;
+  organization_id: string;
+  url: string;
+  /** JSON list of event types. */
+  events: string;
+  description: string;
+  enabled: IntBool;
+  disabled_reason: string | null;
+  /** JSON list of `{ sealed, createdAt, expiresAt }` (epoch milliseconds). */
+  secrets: string;
+  failing_since: number | null;
+  created_at: number;
+  updated_at: number;
+}
+
+export interface WebhookDeliveriesTable {
+  /** Generated: the order of the outbox. */
+  seq: Generated<number>;
+  id: string;
+  event_id: string;
+  organization_id: string;
+  endpoint_id: string;
+  event_type: string;
+  ordering_key: string | null;
+  payload: string;
+  status: string;
+  attempts: number;
+  next_attempt_at: number;
+  lease_token: string | null;
+  lease_until: number | null;
+  last_status: number | null;
+  last_error: string | null;
+  last_latency_ms: number | null;
+  last_attempt_at: number | null;
+  delivered_at: number | null;
+  created_at: number;
 }

@@ -16,6 +16,7 @@ import { spacesContract } from './contract/spaces.ts';
 import { ssoContract } from './contract/sso.ts';
 import { transactionsContract } from './contract/transactions.ts';
 import { usageContract } from './contract/usage.ts';
+import { webhooksContract } from './contract/webhooks.ts';
 
 export type { OpenedStore };
 
@@ -42,4 +43,5 @@ export function storeContract(open: () => Promise<OpenedStore>): void {
   usageContract(env);
   ssoContract(env);
   meetingAdminContract(env);
+  webhooksContract(env);
 }

@@ -18,6 +18,8 @@ import type { DomainContext } from '../../src/domain/context.ts';
 import { createMeeting } from '../../src/domain/meetings.ts';
 import { createRoom } from '../../src/domain/rooms.ts';
 import { createSpace, updateSpace } from '../../src/domain/spaces.ts';
+import { createWebhookEndpoint } from '../../src/domain/webhooks/endpoints.ts';
+import { randomUUID } from 'node:crypto';
 import type { Organization } from '../../src/domain/types.ts';
 import { testDatabases, type TestDatabase } from '../support/databases.ts';
 import { DashboardClient, signedIn } from '../support/dashboard-client.ts';
@@ -25,7 +27,7 @@ import { dashboardRouteTable, fillings, type DashboardRoute } from '../support/d
 import { seedOrganization, startServer, type SeededOrganization, type TestServer } from '../support/server.ts';
 
 /** Sections only an ADMIN may reach, by path prefix (whichever routes they hold). */
-const ADMIN_SECTIONS = ['/dashboard/keys', '/dashboard/usage'];
+const ADMIN_SECTIONS = ['/dashboard/keys', '/dashboard/usage', '/dashboard/webhooks'];
 
 /** Every real id and slug of an organization's objects: what a prying member would try. */
 async function realIds(ctx: DomainContext, seeded: SeededOrganization, tag: string): Promise<string[]> {
@@ -37,7 +39,16 @@ async function realIds(ctx: DomainContext, seeded: SeededOrganization, tag: stri
   await updateSpace(ctx, operator, 'board', board.id, { memberIds: users });
   const queue = await createSpace(ctx, operator, 'queue', { name: 'Queue', slug: `queue-${tag}` });
   const { key } = seeded;
-  return [meeting.id, meeting.shortCode!, room.slug, room.id, board.id, board.slug, queue.id, queue.slug, key.id, key.publicKey, ...users, seeded.organization.id];
+  // An endpoint for an event nothing here raises, and a finished delivery of it: the worker leaves both alone.
+  const { endpoint } = await createWebhookEndpoint(ctx, operator, { url: `https://hooks.example.test/${tag}`, events: ['member.status.changed'] });
+  const deliveryId = randomUUID();
+  await ctx.store.insertWebhookDeliveries([
+    {
+      id: deliveryId, eventId: `msg_${tag}`, organizationId: seeded.organization.id, endpointId: endpoint.id, eventType: 'member.status.changed', orderingKey: null,
+      payload: '{}', status: 'failed', attempts: 1, nextAttemptAt: new Date(), lastStatus: 410, lastError: 'HTTP 410', lastLatencyMs: 3, lastAttemptAt: new Date(), deliveredAt: null, createdAt: new Date(),
+    },
+  ]);
+  return [meeting.id, meeting.shortCode!, room.slug, room.id, board.id, board.slug, queue.id, queue.slug, key.id, key.publicKey, endpoint.id, deliveryId, ...users, seeded.organization.id];
 }
 
 /** Everything stored of an organization that a dashboard action could change. */
@@ -53,6 +64,8 @@ async function stateOf(ctx: DomainContext, organization: Organization) {
     rooms: await store.listRooms(organization.id, all),
     boards: await store.listSpaces(organization.id, 'board', all),
     queues: await store.listSpaces(organization.id, 'queue', all),
+    webhooks: await store.listWebhookEndpoints(organization.id),
+    deliveries: await Promise.all((await store.listWebhookEndpoints(organization.id)).map((e) => store.listWebhookDeliveries(organization.id, e.id, 100))),
   };
 }
 
@@ -63,6 +76,7 @@ function hostileForm(memberIds: string[], email: string): Record<string, string 
   return {
     name: `Hijacked ${tag}`, slug: `hijacked-${tag}`, title: 'Hijacked', closingMessage: 'Hijacked', isActive: 'true', hasWaitingList: 'true',
     memberIds, type: 'MEETING', ownerEmail: email, meetingId: '', queryKey: 'k', queryValue: 'v', expires: 'never', expiresAt: '', role: 'ADMIN',
+    url: `https://hijacked.example.test/${tag}`, events: ['meeting.created'], description: 'Hijacked',
   };
 }
 
@@ -146,7 +160,7 @@ for (const database of await testDatabases()) {
       });
     });
 
-    it('refuses a USER every route of the keys and usage sections (403), with their own organization’s ids, changing nothing', async (t) => {
+    it('refuses a USER every route of the keys, webhooks and usage sections (403), with their own organization’s ids, changing nothing', async (t) => {
       const adminOnly = routes.filter((r) => ADMIN_SECTIONS.some((prefix) => r.url === prefix || r.url.startsWith(`${prefix}/`)));
       if (adminOnly.length === 0) t.diagnostic(`no routes under ${ADMIN_SECTIONS.join(' or ')} yet; they are covered once they exist`);
       const uma = await signedIn(server.origin, server.ctx, home.organization, 'uma.user@home.test');

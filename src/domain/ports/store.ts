@@ -32,6 +32,7 @@ import type { MeetingAdminStore } from './meeting-admin-store.ts';
 import type { MemberStore } from './member-store.ts';
 import type { SsoStore } from './sso-store.ts';
 import type { WaitingStore } from './waiting-store.ts';
+import type { WebhookStore } from './webhook-store.ts';
 
 /**
  * Where a newest-first list continues: after the object created at
@@ -146,7 +147,7 @@ export interface UsageStore {
 }
 
 export interface Store
-  extends OrganizationStore, ApiKeyStore, MeetingStore, RoomStore, SpaceStore, UsageStore, MemberStore, SsoStore, WaitingStore, MeetingAdminStore {
+  extends OrganizationStore, ApiKeyStore, MeetingStore, RoomStore, SpaceStore, UsageStore, MemberStore, SsoStore, WaitingStore, MeetingAdminStore, WebhookStore {
   /** Presence and meeting-place deadlines (see live-store.ts). */
   readonly live: LiveStore;
   /**

@@ -31,6 +31,11 @@ export async function installOpenApi(app: AnyFastify, config: Pick<Config, 'apiP
       servers: [{ url: config.publicUrl, description: 'Paths include the API prefix.' }],
       tags: [
         { name: 'v3', description: 'Current version.' },
+        {
+          name: 'webhooks',
+          description:
+            'Extension beyond the spec, under /v3/webhooks: signed webhooks (Standard Webhooks headers webhook-id, webhook-timestamp, webhook-signature) telling an organization’s servers about meetings, participants, rooms and waiting lists.',
+        },
         { name: 'v2', description: 'JSON, camelCase; organization, meetings, rooms.' },
         { name: 'v1', description: 'Form-encoded, snake_case; organization, meetings, rooms.' },
       ],

@@ -3,7 +3,8 @@
  * API v3, under `/v3`: JSON request bodies, camelCase field names. Adds
  * meeting types, `isInfinite`, client-chosen `meetingId`, `queryParameters`
  * with the short redirect URL, meeting deletion, room read by slug (rooms
- * are created through v1/v2) and boards and queues (see `spaces.ts`).
+ * are created through v1/v2), boards and queues (see `spaces.ts`), and,
+ * beyond the spec, webhook endpoints (see `webhooks.ts`).
  */
 import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { DomainContext } from '../../domain/context.ts';
@@ -19,6 +20,7 @@ import { roomSlug } from '../path-values.ts';
 import { BODY_ERRORS, MeetingIdParams, SlugParams, problemResponses } from '../route-schemas.ts';
 import { JSON_MEDIA_TYPE, acceptJsonBodies, installBodyDefaults, locationOf } from '../wire.ts';
 import { registerSpaceRoutes } from './spaces.ts';
+import { registerWebhookRoutes } from './webhooks.ts';
 
 const tags = ['v3'];
 
@@ -133,4 +135,5 @@ export const v3Plugin: FastifyPluginAsyncTypebox<{ ctx: DomainContext }> = async
   );
 
   registerSpaceRoutes(app, ctx);
+  registerWebhookRoutes(app, ctx);
 };

@@ -14,6 +14,7 @@ import { lists } from './007_lists.ts';
 import { waiting } from './008_waiting.ts';
 import { keyUsage } from './009_key_usage.ts';
 import { sso } from './010_sso.ts';
+import { webhooks } from './013_webhooks.ts';
 import { meetingAdmin } from './014_meeting_admin.ts';
 
 const migrations: Record<string, Migration> = {
@@ -25,6 +26,7 @@ const migrations: Record<string, Migration> = {
   '008_waiting': waiting,
   '009_key_usage': keyUsage,
   '010_sso': sso,
+  '013_webhooks': webhooks,
   '014_meeting_admin': meetingAdmin,
 };
 

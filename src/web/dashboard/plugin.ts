@@ -25,6 +25,7 @@ import { spaceRoutes } from './routes/spaces.ts';
 import { ssoRoutes } from './routes/sso.ts';
 import { usageRoutes } from './routes/usage.ts';
 import { waitingHistoryRoutes } from './routes/waiting-history.ts';
+import { webhookRoutes } from './routes/webhooks.ts';
 import type { DashboardOptions, DashboardRoutes } from './section.ts';
 import { csrfUserInfo, DASHBOARD, installSession } from './session.ts';
 
@@ -40,6 +41,7 @@ const SECTIONS: DashboardRoutes[] = [
   consoleRoutes,
   waitingHistoryRoutes,
   keyRoutes,
+  webhookRoutes,
   usageRoutes,
 ];
 

@@ -30,6 +30,7 @@ function navigation(request: FastifyRequest, t: (key: string) => string): NavIte
     [`${DASHBOARD}/queues`, 'navQueues', can(actor, 'space.manage')],
     [`${DASHBOARD}/consoles`, 'navConsoles', can(actor, 'space.serve')],
     [`${DASHBOARD}/keys`, 'navKeys', can(actor, 'apiKey.manage')],
+    [`${DASHBOARD}/webhooks`, 'navWebhooks', can(actor, 'webhook.manage')],
     [`${DASHBOARD}/usage`, 'navUsage', can(actor, 'usage.read')],
   ];
   return items

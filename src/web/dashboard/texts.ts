@@ -15,6 +15,7 @@ import { dashboardMeetingsTexts } from '../../../public/js/shared/strings/dashbo
 import { dashboardPlacesTexts } from '../../../public/js/shared/strings/dashboard-places.js';
 import { dashboardRoomsTexts } from '../../../public/js/shared/strings/dashboard-rooms.js';
 import { dashboardSpacesTexts } from '../../../public/js/shared/strings/dashboard-spaces.js';
+import { dashboardWebhooksTexts } from '../../../public/js/shared/strings/dashboard-webhooks.js';
 import { dashboardTexts } from '../../../public/js/shared/strings/dashboard.js';
 import { pickLang, type Lang } from '../strings.ts';
 
@@ -27,6 +28,7 @@ const TABLES: Array<Record<Lang, Record<string, string>>> = [
   dashboardSpacesTexts,
   dashboardKeysTexts,
   dashboardConsoleTexts,
+  dashboardWebhooksTexts,
 ];
 
 export const LANG_COOKIE = 'foyer_lang';

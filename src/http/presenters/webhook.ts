@@ -1,0 +1,80 @@
+/**
+ * @module http/presenters/webhook
+ * Webhook endpoints and their deliveries on the wire (v3 extension). The
+ * signing secret appears only in the answers that issue one (creation and
+ * rotation), never when an endpoint is read.
+ */
+import { Type, type Static } from '@fastify/type-provider-typebox';
+import { WEBHOOK_EVENT_TYPES, type WebhookDelivery, type WebhookEndpoint } from '../../domain/webhooks/types.ts';
+
+const eventTypes = Type.Array(Type.String({ enum: [...WEBHOOK_EVENT_TYPES] }), {
+  description: `Event types the endpoint receives: ${WEBHOOK_EVENT_TYPES.join(', ')}.`,
+});
+
+export const WebhookSchema = Type.Object({
+  id: Type.String({ description: 'UUID v4 generated at creation.' }),
+  url: Type.String(),
+  events: eventTypes,
+  description: Type.String(),
+  enabled: Type.Boolean(),
+  disabledReason: Type.Union([Type.String(), Type.Null()], { description: 'Why the endpoint is disabled (by hand, or after failing for long); null while enabled.' }),
+  createdAt: Type.String({ format: 'date-time' }),
+});
+
+export const IssuedWebhookSchema = Type.Object({
+  id: WebhookSchema.properties.id,
+  url: WebhookSchema.properties.url,
+  events: eventTypes,
+  enabled: Type.Boolean(),
+  secret: Type.String({ description: 'Signing secret, `whsec_` + base64, in the Standard Webhooks form. Shown only in this answer.' }),
+});
+
+export const WebhookListSchema = Type.Object({ webhooks: Type.Array(WebhookSchema) });
+
+export const DeliverySchema = Type.Object({
+  id: Type.String(),
+  eventId: Type.String({ description: 'The `webhook-id` header: the same on every attempt; use it to drop duplicates.' }),
+  eventType: Type.String(),
+  status: Type.Union([Type.Literal('pending'), Type.Literal('delivered'), Type.Literal('failed')]),
+  attempts: Type.Integer(),
+  nextAttemptAt: Type.Union([Type.String({ format: 'date-time' }), Type.Null()], { description: 'When a pending delivery is tried next.' }),
+  lastStatus: Type.Union([Type.Integer(), Type.Null()], { description: 'HTTP status of the last answer; null when none came.' }),
+  lastError: Type.Union([Type.String(), Type.Null()]),
+  lastLatencyMs: Type.Union([Type.Integer(), Type.Null()]),
+  createdAt: Type.String({ format: 'date-time' }),
+  deliveredAt: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
+});
+
+export const DeliveryListSchema = Type.Object({ deliveries: Type.Array(DeliverySchema) });
+
+export function presentWebhook(e: WebhookEndpoint): Static<typeof WebhookSchema> {
+  return {
+    id: e.id,
+    url: e.url,
+    events: e.events,
+    description: e.description,
+    enabled: e.enabled,
+    disabledReason: e.disabledReason,
+    createdAt: e.createdAt.toISOString(),
+  };
+}
+
+export function presentIssuedWebhook(e: WebhookEndpoint, secret: string): Static<typeof IssuedWebhookSchema> {
+  return { id: e.id, url: e.url, events: e.events, enabled: e.enabled, secret };
+}
+
+export function presentDelivery(d: WebhookDelivery): Static<typeof DeliverySchema> {
+  return {
+    id: d.id,
+    eventId: d.eventId,
+    eventType: d.eventType,
+    status: d.status,
+    attempts: d.attempts,
+    nextAttemptAt: d.status === 'pending' ? d.nextAttemptAt.toISOString() : null,
+    lastStatus: d.lastStatus,
+    lastError: d.lastError,
+    lastLatencyMs: d.lastLatencyMs,
+    createdAt: d.createdAt.toISOString(),
+    deliveredAt: d.deliveredAt ? d.deliveredAt.toISOString() : null,
+  };
+}
