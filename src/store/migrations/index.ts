@@ -10,24 +10,24 @@ import { initial } from './001_initial.ts';
 import { presence } from './002_presence.ts';
 import { usage } from './003_usage.ts';
 import { members } from './004_members.ts';
-import { lists } from './007_lists.ts';
 import { waiting } from './008_waiting.ts';
 import { keyUsage } from './009_key_usage.ts';
 import { sso } from './010_sso.ts';
 import { webhooks } from './013_webhooks.ts';
 import { meetingAdmin } from './014_meeting_admin.ts';
+import { lists } from './015_lists.ts';
 
 const migrations: Record<string, Migration> = {
   '001_initial': initial,
   '002_presence': presence,
   '003_usage': usage,
   '004_members': members,
-  '007_lists': lists,
   '008_waiting': waiting,
   '009_key_usage': keyUsage,
   '010_sso': sso,
   '013_webhooks': webhooks,
   '014_meeting_admin': meetingAdmin,
+  '015_lists': lists,
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -1,5 +1,5 @@
 /**
- * @module store/migrations/007_lists
+ * @module store/migrations/015_lists
  * Indexes for the dashboard's newest-first lists of an organization's
  * meetings, rooms, boards and queues: each page is a range of one index,
  * however many objects the organization has made.
