@@ -83,6 +83,13 @@ for (const database of await testDatabases()) {
       assert.equal(await count(), before);
     });
 
+    it('refuses a form field with a NUL character (400), creating nothing', async () => {
+      const before = await count();
+      const refused = await rita.post('/dashboard/rooms', { slug: slug('nul'), title: 'Stand\u0000up' });
+      assert.equal(refused.status, 400);
+      assert.equal(await count(), before);
+    });
+
     it('answers a slug taken by any room, board or queue, in any organization, as a conflict beside the field', async () => {
       const board = await createSpace(server.ctx, operatorActor(org.organization), 'board', { name: 'Board', slug: slug('board') });
       const foreign = await createRoom(server.ctx, operatorActor(other.organization), { slug: slug('foreign') });

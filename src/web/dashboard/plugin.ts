@@ -63,6 +63,15 @@ export async function dashboardPlugin(app: FastifyInstance, options: DashboardOp
     if (request.method === 'GET' || request.method === 'HEAD') return done();
     app.csrfProtection(request, reply, done);
   });
+  // No form field may carry U+0000: PostgreSQL text cannot hold it, and no browser sends one typed.
+  app.addHook('preValidation', async (request) => {
+    const body = request.body;
+    if (!body || typeof body !== 'object') return;
+    const values = Object.values(body as Record<string, unknown>).flat();
+    if (values.some((v) => typeof v === 'string' && v.includes('\u0000'))) {
+      throw Object.assign(new Error('A form field contains a NUL character.'), { statusCode: 400 });
+    }
+  });
   installDashboardErrors(app);
   for (const section of SECTIONS) await section(app, options);
 }
