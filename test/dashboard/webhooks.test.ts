@@ -106,12 +106,19 @@ describe('dashboard webhooks', () => {
     await ada.post(`/dashboard/webhooks/${id}/enable`, {});
     assert.equal((await server.ctx.store.findWebhookEndpoint(org.organization.id, id))!.enabled, true);
 
-    const rotated = await ada.post(`/dashboard/webhooks/${id}/rotate`, {});
+    const details = await ada.get(`/dashboard/webhooks/${id}`);
+    const rotateForm = { formId: /name="formId" value="([^"]+)"/.exec(details.text)![1]! };
+    const rotated = await ada.post(`/dashboard/webhooks/${id}/rotate`, rotateForm);
     assert.equal(rotated.status, 200);
     const secret = textById(rotated.text, 'new-secret')!;
     assert.match(secret, /^whsec_/);
     assert.notEqual(secret, receiver.secrets[0]);
     assert.equal((await server.ctx.store.findWebhookEndpoint(org.organization.id, id))!.secrets.length, 2, 'the old secret signs during the overlap');
+    // Reloading the answer sends the form again: no second rotation, and the secret is not shown again.
+    const again = await ada.post(`/dashboard/webhooks/${id}/rotate`, rotateForm);
+    assert.equal(again.location, `/dashboard/webhooks/${id}?alreadyRotated`);
+    assert.equal((await server.ctx.store.findWebhookEndpoint(org.organization.id, id))!.secrets.length, 2, 'rotated once');
+    assert.ok(!(await ada.get(again.location!)).text.includes(secret));
 
     assert.equal((await uma.get('/dashboard/webhooks')).status, 403);
     assert.doesNotMatch((await uma.get('/dashboard')).text, /href="\/dashboard\/webhooks"/);

@@ -37,7 +37,7 @@ import { moment } from '../times.ts';
 
 const BASE = `${DASHBOARD}/webhooks`;
 const SHOWN_FIELDS = ['url', 'description', 'events'];
-const NOTICES = ['deleted', 'enabled', 'disabled', 'resent', 'alreadyCreated'] as const;
+const NOTICES = ['deleted', 'enabled', 'disabled', 'resent', 'alreadyCreated', 'alreadyRotated'] as const;
 
 interface WebhookForm {
   url: string;
@@ -140,6 +140,7 @@ export const webhookRoutes: DashboardRoutes = (app, { ctx }) => {
       deliveries: deliveries.map((d) => deliveryView(d, lang)),
       overlapHours: DEFAULT_ROTATION_OVERLAP_HOURS,
       notice: noticeOf(request),
+      rotateFormId: forms.issue(),
     });
   });
 
@@ -155,6 +156,8 @@ export const webhookRoutes: DashboardRoutes = (app, { ctx }) => {
   app.post<{ Params: { id: string } }>('/webhooks/:id/rotate', async (request, reply) => {
     const actor = manager(request);
     const id = pathId(request.params.id, 'webhook endpoint');
+    // Reloading the answer (which shows the new secret) must not rotate again.
+    if (!forms.firstSend(text(formOf(request), 'formId'))) return reply.redirect(`${BASE}/${id}?alreadyRotated`, 303);
     const { endpoint, secret } = await rotateWebhookSecret(ctx, actor, id);
     const lang = dashboardLang(request, reply);
     return renderPage(request, reply, 'webhook-secret', { endpoint: endpointView(endpoint, lang), secret, rotated: true, overlapHours: DEFAULT_ROTATION_OVERLAP_HOURS });
