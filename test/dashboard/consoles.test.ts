@@ -151,4 +151,14 @@ describe('a member’s consoles in the dashboard', () => {
     assert.equal(asUser.status, 403);
     assert.equal(tagById((await sam.get(`/dashboard/boards/${spaces.surgery!.id}`)).text, 'history-link'), undefined);
   });
+
+  // Last: the queues it adds would push the others off the first page of the queues list.
+  it('lists a line of the member’s behind more than a page of the organization’s other queues', async () => {
+    const [, tiaUser] = org.users;
+    for (let i = 0; i < 101; i++) await space('queue', `Other ${i}`, [tiaUser!.id]);
+    const page = await sam.get('/dashboard/consoles?lang=en');
+    const list = textById(page.text, 'consoles') ?? '';
+    assert.match(list, /Helpdesk/, 'the older queue, beyond the first page');
+    assert.match(list, /Surgery/);
+  });
 });

@@ -24,8 +24,8 @@ const KINDS: Array<{ kind: SpaceKind; path: string }> = [
   { kind: 'board', path: 'boards' },
   { kind: 'queue', path: 'queues' },
 ];
-/** Enough for any organization's boards and queues on one page. */
-const LIST_LIMIT = 500;
+/** Pages of boards or queues read at a time; every page is read. */
+const LIST_LIMIT = 100;
 
 function userIdOf(actor: Actor): string | undefined {
   return actor.kind === 'member' ? actor.user.id : undefined;
@@ -54,8 +54,13 @@ export const consoleRoutes: DashboardRoutes = (app, { ctx, config }) => {
     const userId = userIdOf(actor);
     const spaces: Space[] = [];
     for (const { kind } of KINDS) {
-      const found = await listSpaces(ctx, actor, kind, { limit: LIST_LIMIT });
-      spaces.push(...found.items.filter((s) => serves(s, userId) && hasLine(s)));
+      // The member's lines are filtered after reading, so read past the first page.
+      let before: Parameters<typeof listSpaces>[3]['before'];
+      do {
+        const found = await listSpaces(ctx, actor, kind, { limit: LIST_LIMIT, before });
+        spaces.push(...found.items.filter((s) => serves(s, userId) && hasLine(s)));
+        before = found.next;
+      } while (before);
     }
     return renderPage(request, reply, 'consoles', {
       spaces: spaces.map((s) => ({ id: s.id, kind: s.kind, name: s.name, isActive: s.isActive, href: consolePath(s) })),
