@@ -86,6 +86,7 @@ export async function sendWebhook(request: WebhookRequest, options: SendOptions)
     const overall = setTimeout(() => finish(fail(`timeout after ${options.responseTimeoutMs} ms`, true)), options.responseTimeoutMs);
     let connecting: NodeJS.Timeout | undefined;
     req.on('socket', (socket) => {
+      if (settled) return;
       connecting = setTimeout(() => finish(fail(`connect timeout after ${options.connectTimeoutMs} ms`, true)), options.connectTimeoutMs);
       socket.once(url.protocol === 'https:' ? 'secureConnect' : 'connect', () => clearTimeout(connecting));
     });

@@ -5,8 +5,10 @@
  *
  * Unlike API secrets, which only need verifying and are kept as a hash, a
  * signing secret must be usable to sign, so it is stored sealed:
- * AES-256-GCM under a key derived from API_SECRET_PEPPER. A copy of the
- * database alone (a backup) does not reveal the secrets.
+ * AES-256-GCM under a key derived from API_SECRET_PEPPER. With a pepper
+ * set (as production must: start warns without one), a copy of the
+ * database alone (a backup) does not reveal the secrets; with the public
+ * built-in pepper it does.
  */
 import { createCipheriv, createDecipheriv, createHmac, hkdfSync, randomBytes } from 'node:crypto';
 import type { StoredSecret } from './types.ts';
