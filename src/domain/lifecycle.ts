@@ -65,6 +65,8 @@ export async function sweep(ctx: LiveContext): Promise<SweepResult> {
   const clock = liveClock(ctx);
   const instanceKnown = await ctx.store.live.heartbeat(ctx.instanceId, clock.at);
   const changed = await transact(ctx, async (tx) => departed(tx, await tx.store.live.reapInstances(clock), clock.at));
+  // Someone knocking at a locked meeting is there, waiting: the idle rule must not close it under them.
+  await ctx.store.holdOpenWhileKnocking(clock.at, new Date(clock.at.getTime() + clock.idleMs), clock.staleBefore);
   const closed = await transact(ctx, async (tx) => {
     const due = await tx.store.live.closeDue(clock.at);
     for (const { place, organizationId } of due) {

@@ -33,6 +33,12 @@ export interface MeetingAdminStore {
   decideKnock(meetingId: string, knockId: string, state: 'admitted' | 'turned_away', at: Date): Promise<Knock | undefined>;
   /** The knocker went away (or entered): the knock is forgotten. Returns it, or undefined. */
   deleteKnock(knockId: string): Promise<Knock | undefined>;
+  /**
+   * Moves the idle deadline of every open meeting with someone knocking (on
+   * an instance seen since `staleBefore`) to `until`, when it is set and
+   * between `now` and `until`: a knocker keeps a meeting attended.
+   */
+  holdOpenWhileKnocking(now: Date, until: Date, staleBefore: Date): Promise<void>;
 
   insertRemoval(meetingId: string, guestKey: string, at: Date): Promise<void>;
   isRemoved(meetingId: string, guestKey: string): Promise<boolean>;

@@ -48,6 +48,30 @@ export const meetingAdminQueries: MeetingAdminStore & ThisType<QueryContext> = {
     return rows.map(rowToKnock);
   },
 
+  async holdOpenWhileKnocking(now, until, staleBefore) {
+    const untilMs = until.getTime();
+    await this.db
+      .updateTable('meetings')
+      .set({ closes_at: untilMs })
+      .where('closed_at', 'is', null)
+      .where('deleted_at', 'is', null)
+      .where('closes_at', 'is not', null)
+      .where('closes_at', '>', now.getTime())
+      .where('closes_at', '<', untilMs)
+      .where((eb) =>
+        eb.exists(
+          eb
+            .selectFrom('meeting_knocks')
+            .innerJoin('instances', 'instances.id', 'meeting_knocks.instance_id')
+            .select('meeting_knocks.id')
+            .whereRef('meeting_knocks.meeting_id', '=', 'meetings.id')
+            .where('meeting_knocks.state', '=', 'knocking')
+            .where('instances.seen_at', '>=', staleBefore.getTime()),
+        ),
+      )
+      .execute();
+  },
+
   async decideKnock(meetingId, knockId, state, at) {
     const row = await this.db
       .updateTable('meeting_knocks')
