@@ -17,18 +17,10 @@ import {
 import { WEBHOOK_EVENT_TYPES, type WebhookEndpoint } from '../../domain/webhooks/types.ts';
 import { withContext } from '../context.ts';
 import type { Output } from '../output.ts';
+import { presentWebhook } from '../../http/presenters/webhook.ts';
 
-function present(e: WebhookEndpoint) {
-  return {
-    id: e.id,
-    url: e.url,
-    events: e.events,
-    description: e.description,
-    enabled: e.enabled,
-    disabledReason: e.disabledReason,
-    createdAt: e.createdAt.toISOString(),
-  };
-}
+// The operator's JSON is the API's: one shape for an endpoint.
+const present = presentWebhook;
 
 function line(e: WebhookEndpoint): string {
   return `${e.id}\t${e.enabled ? 'enabled' : `disabled (${e.disabledReason ?? ''})`}\t${e.url}\t${e.events.join(',')}${e.description ? `\t${e.description}` : ''}`;
