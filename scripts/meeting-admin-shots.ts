@@ -10,8 +10,6 @@
  *
  *   node --import tsx scripts/meeting-admin-shots.ts [--out DIR]
  */
-import { mkdirSync } from 'node:fs';
-import { resolve } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { operatorActor } from '../src/domain/actors.ts';
 import { createMeeting } from '../src/domain/meetings.ts';
@@ -19,11 +17,10 @@ import { startSession } from '../src/domain/sign-in.ts';
 import { openTestDatabase } from '../test/support/databases.ts';
 import { seedOrganization, startServer } from '../test/support/server.ts';
 import { launch } from '../test/browser/support.ts';
+import { outFolder, pageAt, saveShot } from './shots.ts';
 
 const args = process.argv.slice(2);
-const outIndex = args.indexOf('--out');
-const out = resolve(outIndex >= 0 ? (args[outIndex + 1] ?? '/tmp/meeting-admin-shots') : '/tmp/meeting-admin-shots');
-mkdirSync(out, { recursive: true });
+const out = outFolder(args, '/tmp/meeting-admin-shots');
 
 const db = await openTestDatabase('sqlite');
 const server = await startServer(db.store, { publicUrl: 'http://localhost:3000' });
@@ -31,20 +28,9 @@ const seeded = await seedOrganization(server.ctx, 'medical', [{ email: 'lee@clin
 const lee = seeded.users[0]!;
 const browser: Browser = await launch();
 
-async function page(width: number, cookie?: string): Promise<Page> {
-  const context = await browser.newContext({ viewport: { width, height: width > 600 ? 800 : 844 }, permissions: ['camera', 'microphone'] });
-  if (cookie) await context.addCookies([{ name: 'foyer_session', value: cookie, url: server.origin }]);
-  const p = await context.newPage();
-  p.on('pageerror', (e) => console.log(`# page error: ${e.message}`));
-  return p;
-}
+const page = (width: number, cookie?: string): Promise<Page> => pageAt(browser, server.origin, width, cookie);
 
-async function shot(p: Page, name: string, width: number, lang: string) {
-  const file = `${out}/${name}-${width}-${lang}.png`;
-  await p.waitForTimeout(400);
-  await p.screenshot({ path: file });
-  console.log(file);
-}
+const shot = (p: Page, name: string, width: number, lang: string) => saveShot(out, p, name, width, lang);
 
 const phase = (p: Page, want: string) => p.waitForFunction((w) => (window as any).foyer?.phase() === w, want, { timeout: 30_000 });
 

@@ -10,8 +10,6 @@
  *
  *   node --import tsx scripts/waiting-shots.ts [--out DIR]
  */
-import { mkdirSync } from 'node:fs';
-import { resolve } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { operatorActor } from '../src/domain/actors.ts';
 import { startSession } from '../src/domain/sign-in.ts';
@@ -19,11 +17,10 @@ import { createSpace, updateSpace } from '../src/domain/spaces.ts';
 import { openTestDatabase } from '../test/support/databases.ts';
 import { seedOrganization, startServer } from '../test/support/server.ts';
 import { launch } from '../test/browser/support.ts';
+import { outFolder, pageAt, saveShot } from './shots.ts';
 
 const args = process.argv.slice(2);
-const outIndex = args.indexOf('--out');
-const out = resolve(outIndex >= 0 ? (args[outIndex + 1] ?? '/tmp/waiting-shots') : '/tmp/waiting-shots');
-mkdirSync(out, { recursive: true });
+const out = outFolder(args, '/tmp/waiting-shots');
 
 const db = await openTestDatabase('sqlite');
 const server = await startServer(db.store, { publicUrl: 'http://localhost:3000' });
@@ -33,20 +30,9 @@ const operator = operatorActor(seeded.organization);
 const browser: Browser = await launch();
 let n = 0;
 
-async function page(width: number, cookie?: string): Promise<Page> {
-  const context = await browser.newContext({ viewport: { width, height: width > 600 ? 800 : 844 }, permissions: ['camera', 'microphone'] });
-  if (cookie) await context.addCookies([{ name: 'foyer_session', value: cookie, url: server.origin }]);
-  const p = await context.newPage();
-  p.on('pageerror', (e) => console.log(`# page error: ${e.message}`));
-  return p;
-}
+const page = (width: number, cookie?: string): Promise<Page> => pageAt(browser, server.origin, width, cookie);
 
-async function shot(p: Page, name: string, width: number, lang: string) {
-  const file = `${out}/${name}-${width}-${lang}.png`;
-  await p.waitForTimeout(300);
-  await p.screenshot({ path: file, fullPage: true });
-  console.log(file);
-}
+const shot = (p: Page, name: string, width: number, lang: string) => saveShot(out, p, name, width, lang, { fullPage: true });
 
 const taken = (p: Page) => p.waitForFunction(() => (window as any).foyer?.phase() === 'call', undefined, { timeout: 30_000 });
 

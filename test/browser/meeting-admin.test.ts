@@ -7,59 +7,48 @@
  * meeting for everyone, and the link answers 410.
  */
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
-import type { Browser, Page } from 'playwright-core';
+import { before, describe, it } from 'node:test';
+import type { Page } from 'playwright-core';
 import { operatorActor } from '../../src/domain/actors.ts';
 import { issueMemberLink, setPasswordWithLink } from '../../src/domain/member-links.ts';
-import { openTestDatabase, type TestDatabase } from '../support/databases.ts';
-import { client, seedOrganization, startServer, type SeededOrganization, type TestServer } from '../support/server.ts';
-import { browserSkipReason, joinAs, launch, openParticipant, waitForGrowth, waitForParticipants, type Participant } from './support.ts';
+import { client } from '../support/server.ts';
+import { useBrowserSuite } from './browser-suite.ts';
+import { browserSkipReason, joinAs, openParticipant, waitForGrowth, waitForParticipants } from './support.ts';
 
 const skip = browserSkipReason();
 const WAIT = 20_000;
 const PASSWORD = 'a long enough password 42';
 
 describe('the meeting admin in Chromium', { skip }, () => {
-  let db: TestDatabase;
-  let server: TestServer;
-  let seeded: SeededOrganization;
-  let browser: Browser;
-  const opened: Participant[] = [];
+  const s = useBrowserSuite({
+    type: 'medical',
+    members: [{ email: 'lee@clinic.test', fullName: 'Dr Lee', role: 'USER' }],
+    config: { passwordHashCost: 14 },
+  });
 
   const phase = (page: Page) => page.evaluate(() => (window as any).foyer.phase() as string);
 
   before(async () => {
-    db = await openTestDatabase('sqlite');
-    server = await startServer(db.store, { passwordHashCost: 14 });
-    seeded = await seedOrganization(server.ctx, 'medical', [{ email: 'lee@clinic.test', fullName: 'Dr Lee', role: 'USER' }]);
-    const link = await issueMemberLink(server.ctx, operatorActor(seeded.organization), 'lee@clinic.test', 'invite');
-    await setPasswordWithLink(server.ctx, new URL(link.url).pathname.split('/').pop()!, PASSWORD);
-    browser = await launch();
-  });
-
-  after(async () => {
-    for (const p of opened) await p.context.close().catch(() => {});
-    await browser?.close();
-    await server?.close();
-    await db?.dispose();
+    const link = await issueMemberLink(s.server.ctx, operatorActor(s.seeded.organization), 'lee@clinic.test', 'invite');
+    await setPasswordWithLink(s.server.ctx, new URL(link.url).pathname.split('/').pop()!, PASSWORD);
   });
 
   it('lets the signed-in owner admit a knocking patient, remove them and end the consultation for everyone', async () => {
-    const created = await client(server.baseUrl, seeded).post('/v3/meeting', { json: { type: 'CONSULTATION', ownerEmail: 'lee@clinic.test' } });
+    const created = await client(s.server.baseUrl, s.seeded).post('/v3/meeting', { json: { type: 'CONSULTATION', ownerEmail: 'lee@clinic.test' } });
     assert.equal(created.status, 201);
-    const link = `${server.origin}/meetings/${created.body.id}`;
+    const link = `${s.server.origin}/meetings/${created.body.id}`;
 
     // The patient comes first: a calm knock screen, not a call alone.
-    const patient = await openParticipant(browser, link);
-    opened.push(patient);
+    const patient = await openParticipant(s.browser, link);
+    s.opened.push(patient);
     await patient.page.fill('#name', 'Pat');
     await patient.page.click('#join');
     await patient.page.waitForFunction(() => (window as any).foyer.phase() === 'knocking', undefined, { timeout: WAIT });
     assert.match((await patient.page.textContent('#knock-status')) ?? '', /Your clinician will let you in/);
 
     // The owner signs in by the labelled fields and opens the consultation: the pre-join screen says they are the host.
-    const owner = await openParticipant(browser, `${server.origin}/dashboard/sign-in`);
-    opened.push(owner);
+    const owner = await openParticipant(s.browser, `${s.server.origin}/dashboard/sign-in`);
+    s.opened.push(owner);
     await owner.page.getByLabel('Email').fill('lee@clinic.test');
     await owner.page.getByLabel('Password').fill(PASSWORD);
     await owner.page.getByRole('button', { name: /^sign in$/i }).click();

@@ -11,53 +11,40 @@
  * vanishes mid-call handing the client back to the front of the line.
  */
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
-import type { Browser } from 'playwright-core';
-import { openTestDatabase, type TestDatabase } from '../support/databases.ts';
-import { client, seedOrganization, startServer, type Client, type SeededOrganization, type TestServer } from '../support/server.ts';
+import { before, describe, it } from 'node:test';
+import { client, type Client } from '../support/server.ts';
+import { useBrowserSuite } from './browser-suite.ts';
 import { operatorActor } from '../../src/domain/actors.ts';
 import { updateSpace } from '../../src/domain/spaces.ts';
-import { browserSkipReason, launch, openParticipant, waitForGrowth, waitUntil, type Participant } from './support.ts';
+import { browserSkipReason, openParticipant, waitForGrowth, waitUntil } from './support.ts';
 import { clientState, clientWaits, consoleShowsWaiting, consoleView, inCall, memberConsole, newSpace, WAIT } from './waiting-support.ts';
 
 const skip = browserSkipReason();
 
 describe('a board with a waiting list in Chromium', { skip }, () => {
-  let db: TestDatabase;
-  let server: TestServer;
-  let seeded: SeededOrganization;
-  let api: Client;
-  let browser: Browser;
-  const opened: Participant[] = [];
-
-  before(async () => {
-    db = await openTestDatabase('sqlite');
-    server = await startServer(db.store);
-    seeded = await seedOrganization(server.ctx, 'medical', [
+  const s = useBrowserSuite({
+    type: 'medical',
+    members: [
       { email: 'ann@clinic.test', fullName: 'Dr Ann', role: 'ADMIN' },
       { email: 'bo@clinic.test', fullName: 'Dr Bo', role: 'USER' },
-    ]);
-    api = client(server.baseUrl, seeded);
-    browser = await launch();
+    ],
   });
+  let api: Client;
 
-  after(async () => {
-    for (const p of opened) await p.context.close().catch(() => {});
-    await browser?.close();
-    await server?.close();
-    await db?.dispose();
+  before(() => {
+    api = client(s.server.baseUrl, s.seeded);
   });
 
   it('lets a doctor accept the second of two waiting clients into a call with live video both ways, and ends it with a closing screen', async () => {
-    const [ann, bo] = seeded.users as [typeof seeded.users[0], typeof seeded.users[0]];
-    const board = await newSpace(server, seeded, 'board', [ann, bo]);
-    const cleo = await clientWaits(browser, server, board, 'Cleo', opened);
-    const dan = await clientWaits(browser, server, board, 'Dan', opened);
+    const [ann, bo] = s.seeded.users as [typeof s.seeded.users[0], typeof s.seeded.users[0]];
+    const board = await newSpace(s.server, s.seeded, 'board', [ann, bo]);
+    const cleo = await clientWaits(s.browser, s.server, board, 'Cleo', s.opened);
+    const dan = await clientWaits(s.browser, s.server, board, 'Dan', s.opened);
     assert.equal((await clientState(cleo))?.position, 1);
     assert.equal((await clientState(dan))?.position, 2);
 
-    const annConsole = await memberConsole(browser, server, board, ann, opened);
-    const boConsole = await memberConsole(browser, server, board, bo, opened);
+    const annConsole = await memberConsole(s.browser, s.server, board, ann, s.opened);
+    const boConsole = await memberConsole(s.browser, s.server, board, bo, s.opened);
     await consoleShowsWaiting(annConsole, ['Cleo', 'Dan']);
     await consoleShowsWaiting(boConsole, ['Cleo', 'Dan']);
     // Members are there and active: the clients are told someone is available.
@@ -105,18 +92,18 @@ describe('a board with a waiting list in Chromium', { skip }, () => {
   });
 
   it('tells a client when nobody is available, keeps their place across a reload, and shows a declined client the message, and a deactivated board its closing message', async () => {
-    const [ann] = seeded.users as [typeof seeded.users[0]];
-    const board = await updateSpace(server.ctx, operatorActor(seeded.organization), 'board', (await newSpace(server, seeded, 'board', [ann])).id, {
+    const [ann] = s.seeded.users as [typeof s.seeded.users[0]];
+    const board = await updateSpace(s.server.ctx, operatorActor(s.seeded.organization), 'board', (await newSpace(s.server, s.seeded, 'board', [ann])).id, {
       closingMessage: 'Open again at 2 pm.',
     });
     // displayName, skipPrejoin and lang as on meeting pages: straight into the line, in German.
-    const p = await openParticipant(browser, `${server.origin}/${board.slug}?displayName=Eve&skipPrejoin=true&lang=de`);
-    opened.push(p);
+    const p = await openParticipant(s.browser, `${s.server.origin}/${board.slug}?displayName=Eve&skipPrejoin=true&lang=de`);
+    s.opened.push(p);
     const eve = p.page;
     await eve.waitForFunction(() => (window as any).foyer?.view()?.state === 'waiting', undefined, { timeout: WAIT });
     await eve.waitForSelector('#nobody', { state: 'visible', timeout: WAIT });
     assert.match((await eve.textContent('#nobody')) ?? '', /Gerade ist niemand erreichbar.*Open again at 2 pm\./s);
-    const fred = await clientWaits(browser, server, board, 'Fred', opened);
+    const fred = await clientWaits(s.browser, s.server, board, 'Fred', s.opened);
     assert.equal((await clientState(fred))?.position, 2);
 
     await fred.reload();
@@ -124,7 +111,7 @@ describe('a board with a waiting list in Chromium', { skip }, () => {
     assert.equal(await fred.isVisible('#name'), false, 'no name asked again');
     assert.equal((await clientState(fred))?.position, 2);
 
-    const annConsole = await memberConsole(browser, server, board, ann, opened);
+    const annConsole = await memberConsole(s.browser, s.server, board, ann, s.opened);
     await consoleShowsWaiting(annConsole, ['Eve', 'Fred']);
     await eve.waitForSelector('#nobody', { state: 'hidden', timeout: WAIT });
     await annConsole.click('#waiting-list li:nth-child(1) summary');
@@ -144,10 +131,10 @@ describe('a board with a waiting list in Chromium', { skip }, () => {
   });
 
   it('sends waiting clients into the board’s meeting when it drops its waiting list', async () => {
-    const [ann] = seeded.users as [typeof seeded.users[0]];
-    const board = await newSpace(server, seeded, 'board', [ann]);
-    const p = await openParticipant(browser, `${server.origin}/${board.slug}?displayName=Hal&skipPrejoin=true`);
-    opened.push(p);
+    const [ann] = s.seeded.users as [typeof s.seeded.users[0]];
+    const board = await newSpace(s.server, s.seeded, 'board', [ann]);
+    const p = await openParticipant(s.browser, `${s.server.origin}/${board.slug}?displayName=Hal&skipPrejoin=true`);
+    s.opened.push(p);
     await p.page.waitForFunction(() => (window as any).foyer?.view()?.state === 'waiting', undefined, { timeout: WAIT });
     assert.equal((await api.post(`/v3/rooms/board/${board.id}`, { json: { hasWaitingList: false } })).status, 200);
     // The same link is now the board's meeting page, joined at once as the link's parameters say.
@@ -157,32 +144,18 @@ describe('a board with a waiting list in Chromium', { skip }, () => {
 });
 
 describe('a doctor who vanishes mid-call, in Chromium', { skip }, () => {
-  let db: TestDatabase;
-  let server: TestServer;
-  let seeded: SeededOrganization;
-  let browser: Browser;
-  const opened: Participant[] = [];
-
-  before(async () => {
-    db = await openTestDatabase('sqlite');
+  const s = useBrowserSuite({
+    type: 'medical',
+    members: [{ email: 'ann@clinic.test', fullName: 'Dr Ann', role: 'ADMIN' }],
     // The shortest grace period the configuration takes, so the doctor's absence counts quickly.
-    server = await startServer(db.store, { waitingGraceSeconds: 5 });
-    seeded = await seedOrganization(server.ctx, 'medical', [{ email: 'ann@clinic.test', fullName: 'Dr Ann', role: 'ADMIN' }]);
-    browser = await launch();
-  });
-
-  after(async () => {
-    for (const p of opened) await p.context.close().catch(() => {});
-    await browser?.close();
-    await server?.close();
-    await db?.dispose();
+    config: { waitingGraceSeconds: 5 },
   });
 
   it('puts the client back at the front of the line, with their camera, instead of stranding them', async () => {
-    const [ann] = seeded.users as [typeof seeded.users[0]];
-    const board = await newSpace(server, seeded, 'board', [ann]);
-    const gil = await clientWaits(browser, server, board, 'Gil', opened);
-    const annConsole = await memberConsole(browser, server, board, ann, opened);
+    const [ann] = s.seeded.users as [typeof s.seeded.users[0]];
+    const board = await newSpace(s.server, s.seeded, 'board', [ann]);
+    const gil = await clientWaits(s.browser, s.server, board, 'Gil', s.opened);
+    const annConsole = await memberConsole(s.browser, s.server, board, ann, s.opened);
     await consoleShowsWaiting(annConsole, ['Gil']);
     await annConsole.click('#waiting-list li:nth-child(1) button.accept');
     await inCall(gil);

@@ -6,54 +6,41 @@
  * is given an arriving client with nobody clicking anything.
  */
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
-import type { Browser, Page } from 'playwright-core';
+import { before, describe, it } from 'node:test';
+import type { Page } from 'playwright-core';
 import type { User } from '../../src/domain/types.ts';
-import { openTestDatabase, type TestDatabase } from '../support/databases.ts';
-import { seedOrganization, startServer, type SeededOrganization, type TestServer } from '../support/server.ts';
-import { browserSkipReason, launch, waitForGrowth, waitUntil, type Participant } from './support.ts';
+import { useBrowserSuite } from './browser-suite.ts';
+import { browserSkipReason, waitForGrowth, waitUntil } from './support.ts';
 import { clientState, clientWaits, consoleShowsWaiting, consoleView, inCall, memberConsole, newSpace, WAIT } from './waiting-support.ts';
 
 const skip = browserSkipReason();
 
 describe('a queue in Chromium', { skip }, () => {
-  let db: TestDatabase;
-  let server: TestServer;
-  let seeded: SeededOrganization;
-  let browser: Browser;
+  const s = useBrowserSuite({
+    type: 'basic',
+    members: [
+      { email: 'sam@desk.test', fullName: 'Sam Specialist', role: 'ADMIN' },
+      { email: 'tia@desk.test', fullName: 'Tia Specialist', role: 'USER' },
+    ],
+  });
   let sam: User;
   let tia: User;
-  const opened: Participant[] = [];
 
   const serving = async (page: Page) => (await consoleView(page)).me.current?.clientName;
 
-  before(async () => {
-    db = await openTestDatabase('sqlite');
-    server = await startServer(db.store);
-    seeded = await seedOrganization(server.ctx, 'basic', [
-      { email: 'sam@desk.test', fullName: 'Sam Specialist', role: 'ADMIN' },
-      { email: 'tia@desk.test', fullName: 'Tia Specialist', role: 'USER' },
-    ]);
-    [sam, tia] = seeded.users as [User, User];
-    browser = await launch();
-  });
-
-  after(async () => {
-    for (const p of opened) await p.context.close().catch(() => {});
-    await browser?.close();
-    await server?.close();
-    await db?.dispose();
+  before(() => {
+    [sam, tia] = s.seeded.users as [User, User];
   });
 
   it('gives each specialist who takes the next the first client still waiting, and the next one after a call ends', async () => {
-    const queue = await newSpace(server, seeded, 'queue', [sam, tia]);
-    const one = await clientWaits(browser, server, queue, 'One', opened);
-    const two = await clientWaits(browser, server, queue, 'Two', opened);
-    const three = await clientWaits(browser, server, queue, 'Three', opened);
+    const queue = await newSpace(s.server, s.seeded, 'queue', [sam, tia]);
+    const one = await clientWaits(s.browser, s.server, queue, 'One', s.opened);
+    const two = await clientWaits(s.browser, s.server, queue, 'Two', s.opened);
+    const three = await clientWaits(s.browser, s.server, queue, 'Three', s.opened);
     await three.waitForFunction(() => /3/.test(document.querySelector('#waiting-status')?.textContent ?? ''), undefined, { timeout: WAIT });
 
-    const samConsole = await memberConsole(browser, server, queue, sam, opened);
-    const tiaConsole = await memberConsole(browser, server, queue, tia, opened);
+    const samConsole = await memberConsole(s.browser, s.server, queue, sam, s.opened);
+    const tiaConsole = await memberConsole(s.browser, s.server, queue, tia, s.opened);
     await consoleShowsWaiting(samConsole, ['One', 'Two', 'Three']);
     // A queue has no accept buttons: only "take next".
     assert.equal(await samConsole.locator('#waiting-list button.accept').count(), 0);
@@ -80,12 +67,12 @@ describe('a queue in Chromium', { skip }, () => {
   });
 
   it('gives an arriving client to a specialist who accepts automatically, with nobody clicking', async () => {
-    const queue = await newSpace(server, seeded, 'queue', [tia]);
-    const tiaConsole = await memberConsole(browser, server, queue, tia, opened);
+    const queue = await newSpace(s.server, s.seeded, 'queue', [tia]);
+    const tiaConsole = await memberConsole(s.browser, s.server, queue, tia, s.opened);
     await tiaConsole.check('#status-auto');
     await waitUntil('auto-accept on', async () => (await consoleView(tiaConsole)).me.isAutoAccepting || undefined, { timeout: WAIT });
 
-    const four = await clientWaits(browser, server, queue, 'Four', opened, { inLine: false });
+    const four = await clientWaits(s.browser, s.server, queue, 'Four', s.opened, { inLine: false });
     await inCall(four);
     await inCall(tiaConsole);
     assert.equal(await serving(tiaConsole), 'Four');
@@ -93,7 +80,7 @@ describe('a queue in Chromium', { skip }, () => {
   });
 
   it('alerts a specialist whose console is in the background once for a burst of arrivals, then once for those who came meanwhile', async () => {
-    const queue = await newSpace(server, seeded, 'queue', [sam]);
+    const queue = await newSpace(s.server, s.seeded, 'queue', [sam]);
     // A console in a background tab, with notifications allowed: the browser's Notification is
     // recorded, and the page's clock is Playwright's, so the alerts' interval passes when the test says.
     // (A string: the test's compiled functions carry helpers the page does not have.)
@@ -112,16 +99,16 @@ describe('a queue in Chromium', { skip }, () => {
           };
         `),
       ]);
-    const samConsole = await memberConsole(browser, server, queue, sam, opened, background);
+    const samConsole = await memberConsole(s.browser, s.server, queue, sam, s.opened, background);
     await samConsole.clock.pauseAt(Date.now() + 5_000);
     const shown = () => samConsole.evaluate(() => [...(window as any).shownNotifications] as string[]);
 
-    await clientWaits(browser, server, queue, 'Ada', opened);
+    await clientWaits(s.browser, s.server, queue, 'Ada', s.opened);
     await consoleShowsWaiting(samConsole, ['Ada']);
     await samConsole.clock.runFor(1);
     assert.deepEqual(await shown(), ['A client is waiting: Ada'], 'the first arrival alerts at once');
 
-    for (const name of ['Ben', 'Cy']) await clientWaits(browser, server, queue, name, opened);
+    for (const name of ['Ben', 'Cy']) await clientWaits(s.browser, s.server, queue, name, s.opened);
     await consoleShowsWaiting(samConsole, ['Ada', 'Ben', 'Cy']);
     await samConsole.clock.runFor(1_000);
     assert.deepEqual(await shown(), ['A client is waiting: Ada'], 'no second alert within the interval');
