@@ -8,42 +8,38 @@
  */
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
-import { after, before, describe, it } from 'node:test';
+import { before, describe, it } from 'node:test';
 import { operatorActor } from '../../src/domain/actors.ts';
 import { createMeeting } from '../../src/domain/meetings.ts';
 import { addUser, createOrganization } from '../../src/domain/organizations.ts';
-import type { StoreConnection } from '../../src/domain/ports/store.ts';
 import { startSession } from '../../src/domain/sign-in.ts';
 import { createSpace, updateSpace } from '../../src/domain/spaces.ts';
 import type { Meeting, Organization, User } from '../../src/domain/types.ts';
-import { openStore } from '../../src/store/open.ts';
-import { openTestDatabase, postgresSkipReason, type TestDatabase } from '../support/databases.ts';
-import { deletePrefix, redisSkipReason, TEST_REDIS_URL, uniquePrefix } from '../support/redis.ts';
-import { startFrontEnd, type FrontEnd } from './harness.ts';
+import { postgresSkipReason, type TestDatabase } from '../support/databases.ts';
+import { redisSkipReason } from '../support/redis.ts';
+import { useTwoInstances, type FrontEnd } from './harness.ts';
 import { TestClient, type Message } from './ws-client.ts';
 
 const skip = (await postgresSkipReason()) ?? (await redisSkipReason());
 
 describe('the meeting admin across two instances on one PostgreSQL and one Redis', { skip }, () => {
+  const pair = useTwoInstances({ env: { PASSWORD_HASH_COST: '14' }, orgType: 'medical' });
   let db: TestDatabase;
-  let secondStore: StoreConnection;
   let one: FrontEnd;
   let two: FrontEnd;
-  let prefix: string;
   let clinic: Organization;
   let office: Organization;
   let drLee: User;
   let drKim: User;
   let clinicAdmin: User;
   let officeAdmin: User;
-  const clients: TestClient[] = [];
 
   /** A browser: `member` signs it in; `browser` is its participant cookie (a new one when absent). */
   const connect = async (fe: FrontEnd, who: { member?: User; browser?: string } = {}) => {
     const cookies = [`foyer_participant=${who.browser ?? randomBytes(18).toString('base64url')}`];
     if (who.member) cookies.push(`foyer_session=${(await startSession(fe.ctx, who.member, 'password')).token}`);
     const c = await TestClient.connect(fe.origin, { headers: { origin: fe.origin, cookie: cookies.join('; ') } });
-    clients.push(c);
+    pair.clients.push(c);
     return c;
   };
   const join = async (fe: FrontEnd, meeting: Meeting, name: string, who: { member?: User; browser?: string } = {}) => {
@@ -58,26 +54,13 @@ describe('the meeting admin across two instances on one PostgreSQL and one Redis
   const record = async (meeting: Meeting) => (await db.store.live.findMeetingRecord({ id: meeting.id }))!;
 
   before(async () => {
-    db = await openTestDatabase('postgres');
-    secondStore = await openStore(db.url);
-    prefix = uniquePrefix();
-    const env = { REDIS_URL: TEST_REDIS_URL, REDIS_KEY_PREFIX: prefix, PASSWORD_HASH_COST: '14' };
-    one = await startFrontEnd(db.store, { env, realtime: { instanceId: 'one' } });
-    clinic = await createOrganization(one.ctx, { name: 'Clinic', type: 'medical', slug: `clinic-${Date.now().toString(36)}` });
+    ({ db, one, two } = pair);
+    clinic = one.org;
     office = await createOrganization(one.ctx, { name: 'Office', type: 'basic', slug: `office-${Date.now().toString(36)}` });
-    two = await startFrontEnd(secondStore, { env, org: clinic, realtime: { instanceId: 'two' } });
     drLee = await addUser(one.ctx, operatorActor(clinic), { email: 'lee@clinic.test', fullName: 'Dr Lee' });
     drKim = await addUser(one.ctx, operatorActor(clinic), { email: 'kim@clinic.test', fullName: 'Dr Kim' });
     clinicAdmin = await addUser(one.ctx, operatorActor(clinic), { email: 'admin@clinic.test', fullName: 'Ada', role: 'ADMIN' });
     officeAdmin = await addUser(one.ctx, operatorActor(office), { email: 'admin@office.test', fullName: 'Olu', role: 'ADMIN' });
-  });
-  after(async () => {
-    for (const c of clients) c.terminate();
-    await one?.close();
-    await two?.close();
-    await secondStore?.close();
-    await db?.dispose();
-    await deletePrefix(prefix);
   });
 
   it('keeps a consultation’s patient knocking until the owner arrives and lets them in, then opens it to later arrivals', async () => {

@@ -7,47 +7,27 @@
  * stops takes its participants out of everyone's list.
  */
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { before, describe, it } from 'node:test';
 import { createMeeting, deleteMeeting } from '../../src/domain/meetings.ts';
-import { openStore } from '../../src/store/open.ts';
-import type { StoreConnection as Store } from '../../src/domain/ports/store.ts';
-import { openTestDatabase, postgresSkipReason, type TestDatabase } from '../support/databases.ts';
-import { deletePrefix, redisSkipReason, TEST_REDIS_URL, uniquePrefix } from '../support/redis.ts';
-import { startFrontEnd, type FrontEnd } from './harness.ts';
+import { postgresSkipReason, type TestDatabase } from '../support/databases.ts';
+import { redisSkipReason } from '../support/redis.ts';
+import { startFrontEnd, useTwoInstances, type FrontEnd } from './harness.ts';
 import { TestClient } from './ws-client.ts';
 import { operatorActor } from '../../src/domain/actors.ts';
 
 const skip = (await postgresSkipReason()) ?? (await redisSkipReason());
 
 describe('two instances on one PostgreSQL and one Redis', { skip }, () => {
+  const pair = useTwoInstances();
   let db: TestDatabase;
-  let secondStore: Store;
   let one: FrontEnd;
   let two: FrontEnd;
-  let prefix: string;
-  const clients: TestClient[] = [];
+  before(() => ({ db, one, two } = pair));
   const connect = async (fe: FrontEnd) => {
     const c = await TestClient.connect(fe.origin);
-    clients.push(c);
+    pair.clients.push(c);
     return c;
   };
-
-  before(async () => {
-    db = await openTestDatabase('postgres');
-    secondStore = await openStore(db.url);
-    prefix = uniquePrefix();
-    const env = { REDIS_URL: TEST_REDIS_URL, REDIS_KEY_PREFIX: prefix };
-    one = await startFrontEnd(db.store, { env, realtime: { instanceId: 'one' } });
-    two = await startFrontEnd(secondStore, { env, org: one.org, realtime: { instanceId: 'two' } });
-  });
-  after(async () => {
-    for (const c of clients) c.terminate();
-    await one?.close();
-    await two?.close();
-    await secondStore?.close();
-    await db?.dispose();
-    await deletePrefix(prefix);
-  });
 
   it('shows participants on different instances to each other and relays their signalling', async () => {
     const meeting = await createMeeting(one.ctx, operatorActor(one.org), {});
@@ -94,8 +74,8 @@ describe('two instances on one PostgreSQL and one Redis', { skip }, () => {
     const meeting = await createMeeting(one.ctx, operatorActor(one.org), {});
     const ann = await connect(one);
     await ann.join({ meetingId: meeting.id }, 'Ann');
-    const extra = await startFrontEnd(secondStore, {
-      env: { REDIS_URL: TEST_REDIS_URL, REDIS_KEY_PREFIX: prefix },
+    const extra = await startFrontEnd(db.store, {
+      env: pair.env,
       org: one.org,
       realtime: { instanceId: 'three' },
     });

@@ -7,37 +7,33 @@
  * and hostile messages refused without changing anything.
  */
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { before, describe, it } from 'node:test';
 import { operatorActor } from '../../src/domain/actors.ts';
-import type { StoreConnection } from '../../src/domain/ports/store.ts';
 import { addUser, createOrganization } from '../../src/domain/organizations.ts';
 import { startSession } from '../../src/domain/sign-in.ts';
 import { createSpace, getSpace, updateSpace } from '../../src/domain/spaces.ts';
 import type { Space, User } from '../../src/domain/types.ts';
-import { openStore } from '../../src/store/open.ts';
-import { openTestDatabase, postgresSkipReason, type TestDatabase } from '../support/databases.ts';
-import { deletePrefix, redisSkipReason, TEST_REDIS_URL, uniquePrefix } from '../support/redis.ts';
-import { startFrontEnd, type FrontEnd } from './harness.ts';
+import { postgresSkipReason, type TestDatabase } from '../support/databases.ts';
+import { redisSkipReason } from '../support/redis.ts';
+import { useTwoInstances, type FrontEnd } from './harness.ts';
 import { TestClient, type Message } from './ws-client.ts';
 
 const skip = (await postgresSkipReason()) ?? (await redisSkipReason());
 let sequence = 0;
 
 describe('waiting lists across two instances on one PostgreSQL and one Redis', { skip }, () => {
+  const pair = useTwoInstances({ env: { PASSWORD_HASH_COST: '14' }, orgType: 'medical' });
   let db: TestDatabase;
-  let secondStore: StoreConnection;
   let one: FrontEnd;
   let two: FrontEnd;
-  let prefix: string;
   let drA: User;
   let drB: User;
-  const clients: TestClient[] = [];
 
   const connect = async (fe: FrontEnd, member?: User) => {
     const headers: Record<string, string> = { origin: fe.origin };
     if (member) headers.cookie = `foyer_session=${(await startSession(fe.ctx, member, 'password')).token}`;
     const c = await TestClient.connect(fe.origin, { headers });
-    clients.push(c);
+    pair.clients.push(c);
     return c;
   };
   const newSpace = async (kind: 'board' | 'queue', members: User[]): Promise<Space> => {
@@ -62,24 +58,9 @@ describe('waiting lists across two instances on one PostgreSQL and one Redis', {
   const waitingNames = (m: Message) => (m.view.waiting as Array<{ name: string }>).map((w) => w.name);
 
   before(async () => {
-    db = await openTestDatabase('postgres');
-    secondStore = await openStore(db.url);
-    prefix = uniquePrefix();
-    const env = { REDIS_URL: TEST_REDIS_URL, REDIS_KEY_PREFIX: prefix, PASSWORD_HASH_COST: '14' };
-    one = await startFrontEnd(db.store, { env, realtime: { instanceId: 'one' } });
-    const org = await createOrganization(one.ctx, { name: 'Clinic', type: 'medical', slug: `clinic-${Date.now().toString(36)}` });
-    two = await startFrontEnd(secondStore, { env, org, realtime: { instanceId: 'two' } });
-    one = { ...one, org };
-    drA = await addUser(one.ctx, operatorActor(org), { email: 'a@clinic.test', fullName: 'Dr A' });
-    drB = await addUser(one.ctx, operatorActor(org), { email: 'b@clinic.test', fullName: 'Dr B' });
-  });
-  after(async () => {
-    for (const c of clients) c.terminate();
-    await one?.close();
-    await two?.close();
-    await secondStore?.close();
-    await db?.dispose();
-    await deletePrefix(prefix);
+    ({ db, one, two } = pair);
+    drA = await addUser(one.ctx, one.operator, { email: 'a@clinic.test', fullName: 'Dr A' });
+    drB = await addUser(one.ctx, one.operator, { email: 'b@clinic.test', fullName: 'Dr B' });
   });
 
   it('shows a client waiting on one instance in a console on the other, and moves both into a call that starts and ends', async () => {
@@ -166,7 +147,7 @@ describe('waiting lists across two instances on one PostgreSQL and one Redis', {
     const crossSite = await TestClient.connect(one.origin, {
       headers: { origin: 'https://evil.example', cookie: `foyer_session=${(await startSession(one.ctx, drA, 'password')).token}` },
     });
-    clients.push(crossSite);
+    pair.clients.push(crossSite);
     crossSite.send({ type: 'console', kind: 'board', spaceId: board.id });
     assert.equal((await crossSite.next((m) => m.type === 'error')).code, 'not_signed_in', 'a page of another site gets no member socket');
 
