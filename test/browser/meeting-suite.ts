@@ -15,7 +15,7 @@ import { client, seedOrganization, startServer, type Client, type TestServer } f
 import { joinAs, launch, onlyRemote, openParticipant, waitForParticipants, waitUntil, type OpenOptions, type Participant } from './support.ts';
 
 // Long enough for a page to load and join before a meeting nobody joined closes, even with two
-// browser suites sharing this machine's two cores (2 s was not, under CI load).
+// browser suites sharing a small machine's cores under load.
 export const IDLE_SECONDS = 6;
 /** For waits on media and presence: generous, because the machine running this may be shared and starved. */
 export const WAIT = 45_000;

@@ -64,6 +64,8 @@ for (const storage of await testDatabases()) {
         await Promise.all(writers);
         await foyer.stop();
         assert.ok(acked.meetings.length >= 20, `acknowledged meetings before the kill: ${acked.meetings.length}`);
+        assert.ok(acked.boards.size >= WRITERS / 2, `acknowledged boards before the kill: ${acked.boards.size}`);
+        assert.ok([...acked.boards.values()].some((name) => name.includes(' update ')), 'some board updates acknowledged');
 
         foyer = await startFoyer(env);
         const missing: string[] = [];

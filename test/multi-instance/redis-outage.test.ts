@@ -100,8 +100,14 @@ describe('Redis going away while two instances run', { skip }, () => {
     const outageStart = Date.now();
     await proxy.down();
     await sleep(3000);
-    // Joins during the outage: the database records it, Redis cannot tell the other instance.
+    // Redis is really away for both instances...
+    for (const server of [one, two]) assert.equal((await (await fetch(`${server.origin}/ready`)).json()).redis, 'unavailable');
+    // ...and a join now is recorded in the database, but Redis cannot tell the other instance.
     const cat = await connect(two, 'Cat', meetingId);
+    await sleep(1000);
+    const lists = ann.c.messages.filter((m) => m.type === 'participants' || m.type === 'welcome');
+    const seen = (lists.at(-1)!.participants as Array<{ name: string }>).map((p) => p.name).sort();
+    assert.deepEqual(seen, ['Ann', 'Bob'], 'Ann is not told of Cat while Redis is away');
     await sleep(OUTAGE_MS - 3000);
     const outageEnd = Date.now();
     await proxy.up();
@@ -129,6 +135,7 @@ describe('Redis going away while two instances run', { skip }, () => {
     for (const server of [one, two]) {
       const until = Date.now() + 15_000;
       while ((await (await fetch(`${server.origin}/ready`)).json()).redis !== 'ok' && Date.now() < until) await sleep(200);
+      assert.equal((await (await fetch(`${server.origin}/ready`)).json()).redis, 'ok', 'Redis back for the limiter');
     }
     const shared = await seedOrganization(one.ctx, 'basic');
     const headers = credentialHeaders(shared.key.publicKey, shared.secret);

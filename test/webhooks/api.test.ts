@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { openTestDatabase, type TestDatabase } from '../support/databases.ts';
 import { request, seedOrganization, startServer, type SeededOrganization, type TestServer } from '../support/server.ts';
-import { Receiver, waitUntil } from './receiver.ts';
+import { Receiver, verify, waitUntil } from './receiver.ts';
 
 describe('/v3/webhooks', () => {
   let db: TestDatabase;
@@ -104,7 +104,7 @@ describe('/v3/webhooks', () => {
     // Each secret verifies on its own: the header carries one signature per secret.
     const deliveries = await request(`${hooks()}/${created.body.id}/deliveries`, 'GET', { headers: org.headers });
     assert.equal(deliveries.body.deliveries[0].status, 'delivered');
-    assert.equal(receiver.secrets.length, 1);
+    assert.equal(got.signatures, 2, 'one signature per secret during the overlap');
     receiver.secrets = [oldSecret];
     const resend = await request(`${hooks()}/${created.body.id}/deliveries/${deliveries.body.deliveries[0].id}/resend`, 'POST', { headers: org.headers });
     assert.equal(resend.status, 200, resend.text);
@@ -116,7 +116,11 @@ describe('/v3/webhooks', () => {
     const again = await request(`${hooks()}/${created.body.id}/deliveries/${deliveries.body.deliveries[0].id}/resend`, 'POST', { headers: org.headers });
     assert.equal(again.status, 200);
     await waitUntil(() => receiver.received.filter((r) => r.id === got.id).length === 3, 10_000, 'second resend');
-    assert.equal(receiver.received.filter((r) => r.id === got.id)[2]!.verified, false, 'replaced secrets stop signing');
+    assert.equal(immediate.status, 200, immediate.text);
+    const third = receiver.received.filter((r) => r.id === got.id)[2]!;
+    assert.equal(third.verified, false, 'replaced secrets stop signing');
+    assert.equal(third.signatures, 1, 'the new secret alone after an overlap of none');
     receiver.secrets = [immediate.body.secret];
+    assert.equal(verify(immediate.body.secret, third.headers, third.raw), true, 'signed with the newest secret');
   });
 });

@@ -17,6 +17,9 @@ export interface Received {
   timestamp: number;
   /** Whether the signature verified with the secret the test gave. */
   verified: boolean;
+  /** How many `v1,` signatures the `webhook-signature` header carried. */
+  signatures: number;
+  headers: Record<string, string | undefined>;
   body: any;
   raw: string;
   status: number;
@@ -49,12 +52,15 @@ export class Receiver {
   behaviour: Behaviour = () => ({ status: 204 });
   /** Requests that arrived, answered or not yet. */
   arrivals = 0;
+  /** TCP connections accepted, whatever came over them (a TLS hello is no request, but it is a connection). */
+  connections = 0;
   private readonly attempts = new Map<string, number>();
   private readonly server = createServer((req, res) => void this.handle(req, res));
   url = '';
 
   static async start(path = '/hooks'): Promise<Receiver> {
     const receiver = new Receiver();
+    receiver.server.on('connection', () => (receiver.connections += 1));
     await new Promise<void>((resolve) => receiver.server.listen(0, '127.0.0.1', resolve));
     const address = receiver.server.address();
     if (!address || typeof address !== 'object') throw new Error('no address');
@@ -88,6 +94,8 @@ export class Receiver {
       id,
       timestamp: Number(headers['webhook-timestamp']),
       verified: this.secrets.some((s) => verify(s, headers, raw)),
+      signatures: (headers['webhook-signature'] ?? '').split(' ').filter((entry) => entry.startsWith('v1,')).length,
+      headers,
       body,
       raw,
       status: answer.status,
