@@ -79,7 +79,11 @@ describe('the meeting admin in Chromium', { skip }, () => {
     // End for everyone: cancelled once (nothing happens), then confirmed.
     await owner.page.click('#end-all');
     await owner.page.click('#confirm-cancel');
+    // Long enough for a wrongly sent end to have closed the meeting.
+    await new Promise((r) => setTimeout(r, 1000));
     assert.equal(await phase(owner.page), 'call');
+    assert.equal((await s.db.store.live.findMeetingRecord({ id: created.body.id }))?.closedAt, null, 'cancelled: still open');
+    assert.equal((await fetch(link)).status, 200);
     await owner.page.click('#end-all');
     await owner.page.click('#confirm-ok');
     await owner.page.waitForSelector('#finished[data-kind="endedByHost"]', { timeout: WAIT });
