@@ -1,0 +1,184 @@
+/**
+ * @module test/support/coturn
+ * A real TURN server for tests: Debian's coturn (`turnserver`) on loopback,
+ * configured as docs/video.md tells an operator (shared-secret credentials,
+ * allocations logged, private peers denied) plus the two lines a same-host
+ * test needs: `allow-loopback-peers`, and `allowed-peer-ip=127.0.0.1`, which
+ * wins over the documented `denied-peer-ip` range for loopback. The secret
+ * is generated per start and written to a 0600 config file, never onto a
+ * command line; the listening port and the relay port range are chosen at
+ * run time, so several test runs can share the machine.
+ *
+ * Without /usr/bin/turnserver the suites that need it skip with a printed
+ * reason, except under CI=true, where that is a failure (.ci/run installs coturn).
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes, randomInt } from 'node:crypto';
+import { createSocket } from 'node:dgram';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { freePort } from './processes.ts';
+
+export const TURNSERVER = process.env.TURNSERVER_PATH ?? '/usr/bin/turnserver';
+export const TURNUTILS_UCLIENT = '/usr/bin/turnutils_uclient';
+export const TURN_REALM = 'foyer.test';
+
+export function coturnSkipReason(): string | undefined {
+  const missing = [TURNSERVER, TURNUTILS_UCLIENT].filter((path) => !existsSync(path));
+  if (missing.length === 0) return undefined;
+  const reason = `coturn not found (${missing.join(', ')}; apt-get install coturn)`;
+  if (process.env.CI === 'true') throw new Error(`${reason}; CI=true requires the TURN tests`);
+  console.log(`# skipping TURN tests: ${reason}`);
+  return reason;
+}
+
+export interface Coturn {
+  /** The listening port (UDP and TCP) on 127.0.0.1. */
+  port: number;
+  /** The generated `static-auth-secret`. */
+  secret: string;
+  /** For ICE_SERVERS: UDP and TCP. */
+  urls: string[];
+  /** The relay port range handed to coturn. */
+  relayPorts: { min: number; max: number };
+  /** Everything coturn logged so far. */
+  log(): string;
+  /** Successful TURN allocations so far, with the username of each. */
+  allocations(): string[];
+  /** Requests refused with 401 (a wrong or expired credential), with the username of each. */
+  unauthorized(): string[];
+  /** Bytes relayed to and from peers, per closed session (coturn logs them when an allocation ends). */
+  peerUsage(): Array<{ username: string; receivedBytes: number; sentBytes: number }>;
+  stop(): Promise<void>;
+}
+
+/** A UDP port that was free a moment ago (coturn listens on both UDP and TCP). */
+function udpFree(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = createSocket('udp4');
+    socket.once('error', () => resolve(false));
+    socket.bind(port, '127.0.0.1', () => socket.close(() => resolve(true)));
+  });
+}
+
+/** Answers when a STUN Binding request to the port gets its success response. */
+function stunAnswers(port: number, timeoutMs: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = createSocket('udp4');
+    const id = randomBytes(12);
+    // Binding request: type 0x0001, no attributes, the RFC 5389 magic cookie, a transaction id.
+    const request = Buffer.concat([Buffer.from([0x00, 0x01, 0x00, 0x00, 0x21, 0x12, 0xa4, 0x42]), id]);
+    const done = (ok: boolean) => {
+      clearTimeout(timer);
+      socket.close();
+      resolve(ok);
+    };
+    const timer = setTimeout(() => done(false), timeoutMs);
+    socket.on('error', () => done(false));
+    socket.on('message', (m) => done(m.readUInt16BE(0) === 0x0101 && m.subarray(8, 20).equals(id)));
+    socket.send(request, port, '127.0.0.1');
+  });
+}
+
+/** The configuration of docs/video.md, on loopback, without TLS (tests use turn: over UDP and TCP). */
+function configFile(dir: string, port: number, secret: string, relay: { min: number; max: number }): string {
+  return [
+    'listening-ip=127.0.0.1',
+    'relay-ip=127.0.0.1',
+    `listening-port=${port}`,
+    `min-port=${relay.min}`,
+    `max-port=${relay.max}`,
+    `realm=${TURN_REALM}`,
+    `server-name=${TURN_REALM}`,
+    'fingerprint',
+    'use-auth-secret',
+    `static-auth-secret=${secret}`,
+    'no-tls',
+    'no-dtls',
+    'no-cli',
+    'no-multicast-peers',
+    'denied-peer-ip=0.0.0.0-0.255.255.255',
+    'denied-peer-ip=10.0.0.0-10.255.255.255',
+    'denied-peer-ip=127.0.0.0-127.255.255.255',
+    'denied-peer-ip=169.254.0.0-169.254.255.255',
+    'denied-peer-ip=172.16.0.0-172.31.255.255',
+    'denied-peer-ip=192.168.0.0-192.168.255.255',
+    // Test only: both browsers and the relay share this host's loopback.
+    'allow-loopback-peers',
+    'allowed-peer-ip=127.0.0.1',
+    // One line per allocation, refusal and closed session, with its byte counts.
+    'verbose',
+    `log-file=${join(dir, 'turn.log')}`,
+    'simple-log',
+    'no-stdout-log',
+    `userdb=${join(dir, 'turndb')}`,
+    `pidfile=${join(dir, 'turn.pid')}`,
+    '',
+  ].join('\n');
+}
+
+export async function startCoturn(options: { timeoutMs?: number } = {}): Promise<Coturn> {
+  const timeoutMs = options.timeoutMs ?? 15_000;
+  const dir = mkdtempSync(join(tmpdir(), 'foyer-coturn-'));
+  const secret = randomBytes(24).toString('hex');
+  let port = await freePort();
+  for (let i = 0; i < 20 && !(await udpFree(port)); i += 1) port = await freePort();
+  // Below Linux's ephemeral range (32768+), so browsers' own sockets do not take them; 200 ports: a few calls' worth.
+  const min = randomInt(20_000, 32_000 - 200);
+  const relayPorts = { min, max: min + 199 };
+  const config = join(dir, 'turnserver.conf');
+  writeFileSync(config, configFile(dir, port, secret, relayPorts), { mode: 0o600 });
+  const logFile = join(dir, 'turn.log');
+
+  const child: ChildProcess = spawn(TURNSERVER, ['-c', config], { stdio: ['ignore', 'pipe', 'pipe'] });
+  let output = '';
+  child.stdout!.on('data', (d) => (output += d));
+  child.stderr!.on('data', (d) => (output += d));
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  let finalLog: string | undefined;
+  const log = () => {
+    if (finalLog !== undefined) return finalLog;
+    try {
+      return readFileSync(logFile, 'utf8');
+    } catch {
+      return '';
+    }
+  };
+
+  const deadline = Date.now() + timeoutMs;
+  while (!(await stunAnswers(port, 300))) {
+    if (child.exitCode !== null || Date.now() > deadline) {
+      child.kill('SIGKILL');
+      await exited;
+      const why = `coturn did not answer STUN on 127.0.0.1:${port} (exit ${child.exitCode}):\n${output}\n${log()}`;
+      rmSync(dir, { recursive: true, force: true });
+      throw new Error(why);
+    }
+  }
+
+  const matches = (re: RegExp) => [...log().matchAll(re)];
+  return {
+    port,
+    secret,
+    urls: [`turn:127.0.0.1:${port}?transport=udp`, `turn:127.0.0.1:${port}?transport=tcp`],
+    relayPorts,
+    log,
+    allocations: () => matches(/user <([^>]*)>: incoming packet ALLOCATE processed, success/g).map((m) => m[1]!),
+    unauthorized: () => matches(/user <([^>]*)>: incoming packet \w+ processed, error 401/g).map((m) => m[1]!),
+    peerUsage: () =>
+      matches(/peer usage: realm=<[^>]*>, username=<([^>]*)>, rp=\d+, rb=(\d+), sp=\d+, sb=(\d+)/g).map((m) => ({
+        username: m[1]!,
+        receivedBytes: Number(m[2]),
+        sentBytes: Number(m[3]),
+      })),
+    async stop() {
+      if (child.exitCode === null) child.kill('SIGTERM');
+      const timer = setTimeout(() => child.kill('SIGKILL'), 5_000);
+      await exited;
+      clearTimeout(timer);
+      finalLog = log();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
