@@ -14,6 +14,8 @@ export interface ShellSettings {
   target: { meetingId: string } | { slug: string };
   title: string | null;
   iceServers: IceServer[];
+  /** RTCConfiguration.iceTransportPolicy (ICE_TRANSPORT_POLICY). */
+  iceTransportPolicy: 'all' | 'relay';
   wsPath: string;
   /** The signed-in member opening the page is the meeting's admin (shown on the pre-join screen). */
   host?: boolean;

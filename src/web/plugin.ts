@@ -115,7 +115,7 @@ export async function webPlugin(app: FastifyInstance, opts: WebPluginOptions): P
   ) => {
     pageHeaders(reply, request, config.frameAncestors);
     ensureParticipantCookie(request, reply, config.publicUrl);
-    const settings: ShellSettings = { target, title, iceServers: iceServersFor(config.ice, ctx.now()), wsPath: '/ws', ...meeting, ...(waiting ? { waiting } : {}) };
+    const settings: ShellSettings = { target, title, iceServers: iceServersFor(config.ice, ctx.now()), iceTransportPolicy: config.ice.transportPolicy, wsPath: '/ws', ...meeting, ...(waiting ? { waiting } : {}) };
     return reply.type('text/html; charset=utf-8').viewAsync('shell', shellView(settings, langOf(request), waiting ? WAITING_ENTRY : MEETING_ENTRY));
   };
 

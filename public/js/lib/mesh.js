@@ -20,8 +20,9 @@ function sessionId(sdp) {
 }
 
 export class Mesh {
-  constructor({ iceServers, send, onStream, onGone, connectTimeoutMs = CONNECT_TIMEOUT_MS }) {
+  constructor({ iceServers, iceTransportPolicy = 'all', send, onStream, onGone, connectTimeoutMs = CONNECT_TIMEOUT_MS }) {
     this.iceServers = iceServers;
+    this.iceTransportPolicy = iceTransportPolicy;
     this.send = send;
     this.onStream = onStream;
     this.onGone = onGone;
@@ -100,7 +101,7 @@ export class Mesh {
   }
 
   create(id) {
-    const pc = new RTCPeerConnection({ iceServers: this.iceServers });
+    const pc = new RTCPeerConnection({ iceServers: this.iceServers, iceTransportPolicy: this.iceTransportPolicy });
     const peer = { id, pc, pending: [], remoteStream: null, remoteSession: null, watchdog: undefined, attempt: 0 };
     this.peers.set(id, peer);
     pc.addEventListener('icecandidate', (e) => {

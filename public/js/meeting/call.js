@@ -12,6 +12,7 @@ const tiles = new Map();
 
 export const mesh = new Mesh({
   iceServers: settings.iceServers,
+  iceTransportPolicy: settings.iceTransportPolicy,
   send: (m) => state.signalling?.send(m),
   onStream: (id, stream) => showRemote(id, stream),
   onGone: (id) => removeTile(id),
