@@ -93,6 +93,8 @@ export interface RemoteStats {
   audioPackets: number;
   audioSamples: number;
   audioEnergy: number;
+  /** Candidate types of the path media takes ('host', 'srflx', 'relay'); null before there is one. */
+  path: { local: string | null; remote: string | null } | null;
 }
 
 /** Per remote participant id. */

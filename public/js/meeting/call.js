@@ -5,6 +5,7 @@ import { el } from '../lib/dom.js';
 import { canShareScreen } from '../lib/media.js';
 import { Mesh } from '../lib/mesh.js';
 import { hostBadge, hostButtons, participantActions, refreshLock, renderKnocks } from './host.js';
+import { listState, peerStates, showHint, showTileState } from './peer-state.js';
 import { cameraTrack, embed, root, settings, state, t } from './state.js';
 
 /** Remote participants' tiles by participant id. */
@@ -16,6 +17,11 @@ export const mesh = new Mesh({
   send: (m) => state.signalling?.send(m),
   onStream: (id, stream) => showRemote(id, stream),
   onGone: (id) => removeTile(id),
+  onPeerState: (id, report) => {
+    peerStates.set(id, report);
+    ensureTile(id);
+    renderParticipants();
+  },
 });
 
 function controlButton(id, label, onclick) {
@@ -54,7 +60,8 @@ export function renderCall({ toggleMic, toggleCamera, toggleShare, leave }) {
   const knocks = el('section', { class: 'knocks', id: 'knocks', 'aria-labelledby': 'knocks-title', hidden: true });
   const hostNotice = el('p', { class: 'notice', id: 'host-notice', role: 'status' });
   const notice = el('p', { class: 'notice', id: 'notice', role: 'status' });
-  root.replaceChildren(el('div', { class: 'call' }, header, knocks, el('div', { class: 'stage' }, grid, people), hostNotice, notice, controls));
+  const hint = el('p', { class: 'connection-hint', id: 'connection-hint', role: 'status', hidden: true });
+  root.replaceChildren(el('div', { class: 'call' }, header, knocks, el('div', { class: 'stage' }, grid, people), hostNotice, hint, notice, controls));
   tiles.clear();
   refreshControls();
   refreshLock();
@@ -103,6 +110,7 @@ export function renderParticipants() {
           { 'data-id': p.id },
           el('span', { class: 'who' }, p.id === state.selfId ? `${p.name} (${t('you')})` : p.name, p.host ? hostBadge() : null, el('small', {}, flags(p))),
           participantActions(p),
+          peerLabel(p.id),
         ),
       ),
     );
@@ -115,9 +123,17 @@ export function renderParticipants() {
     tile.caption.replaceChildren(p.name + flags(p), p.host ? hostBadge() : '');
     tile.node.classList.toggle('off', !p.video && !p.screen);
     tile.node.classList.toggle('sharing', Boolean(p.screen));
+    showTileState(tile.node, p.id, p.name, () => mesh.retry(p.id));
   }
+  showHint(document.getElementById('connection-hint'));
   const notice = document.getElementById('notice');
   if (notice && !notice.dataset.sticky) notice.textContent = state.participants.length <= 1 ? t('alone') : '';
+}
+
+/** The connection's state beside a remote participant's name, while it is not connected. */
+function peerLabel(id) {
+  const text = id === state.selfId ? '' : listState(id);
+  return text ? el('small', { class: 'peer-label', 'data-state': peerStates.get(id).state }, text) : null;
 }
 
 function ensureTile(id) {
@@ -170,4 +186,6 @@ function offerSound() {
 function removeTile(id) {
   tiles.get(id)?.node.remove();
   tiles.delete(id);
+  peerStates.delete(id);
+  showHint(document.getElementById('connection-hint'));
 }

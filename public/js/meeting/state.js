@@ -7,12 +7,13 @@ import { pickLang, translator } from '../lib/i18n.js';
 import { readStored } from '../lib/storage.js';
 import { meetingTexts } from '../shared/strings/meeting.js';
 import { meetingHostTexts } from '../shared/strings/meeting-host.js';
+import { connectionTexts } from '../shared/strings/connection.js';
 
 export const settings = readSettings();
 export const params = new URLSearchParams(location.search);
 // A page the server already rendered in a language (a member's console) passes it in its settings.
 export const lang = pickLang(params.get('lang') || settings.lang);
-export const t = translator(lang, meetingTexts, meetingHostTexts);
+export const t = translator(lang, meetingTexts, meetingHostTexts, connectionTexts);
 /** `tf('removeLabel', { name })`: the text with `{name}` filled in. */
 export const tf = (key, values = {}) => t(key).replace(/\{(\w+)\}/g, (whole, name) => (name in values ? String(values[name]) : whole));
 export const embed = params.get('embed') === 'true';

@@ -18,6 +18,7 @@ window.foyer = {
   participants: () => state.participants.map((p) => p.name),
   framesDecoded: () => mesh.framesDecoded(),
   stats: () => mesh.stats(),
+  peerStates: () => mesh.peerStates(),
   firstRemoteFrameAt: () => state.firstRemoteFrameAt,
   media: () => announced(),
   closes: () => [...state.closes],
