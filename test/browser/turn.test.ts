@@ -115,6 +115,8 @@ describe('calls through a TURN relay in Chromium', { skip: coturnSkipReason() ??
     await ann!.page.waitForSelector(tileIn('Bob', 'connecting'), { timeout: WAIT });
     assert.equal((await peerStates(ann!.page))[0]!.attempt, before + 1);
     await ann!.page.waitForSelector(tileIn('Bob', 'failed'), { timeout: WAIT });
+    // The first-frame hook never fired: there was no frame.
+    assert.equal(await ann!.page.evaluate(() => (window as any).foyer.firstRemoteFrameAt()), null);
   });
 
   it('keeps the others\' call going while one participant cannot connect', async () => {

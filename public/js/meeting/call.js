@@ -2,6 +2,7 @@
 // participant (own first), the participant list, the controls; and the
 // mesh whose remote streams fill the tiles.
 import { el } from '../lib/dom.js';
+import { watchFirstFrame } from '../lib/first-frame.js';
 import { canShareScreen } from '../lib/media.js';
 import { Mesh } from '../lib/mesh.js';
 import { hostBadge, hostButtons, participantActions, refreshLock, renderKnocks } from './host.js';
@@ -145,11 +146,9 @@ function ensureTile(id) {
   document.getElementById('tiles')?.append(node);
   tile = { node, video, caption };
   tiles.set(id, tile);
-  if ('requestVideoFrameCallback' in video) {
-    video.requestVideoFrameCallback(() => {
-      state.firstRemoteFrameAt ??= performance.now();
-    });
-  }
+  watchFirstFrame(video, () => mesh.framesDecodedFrom(id), (at) => {
+    state.firstRemoteFrameAt ??= at;
+  });
   renderParticipants();
   return tile;
 }

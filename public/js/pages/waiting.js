@@ -30,6 +30,7 @@ window.foyer = {
   participants: () => state.participants.map((p) => p.name),
   framesDecoded: () => mesh.framesDecoded(),
   stats: () => mesh.stats(),
+  peerStates: () => mesh.peerStates(),
   /** The first remote video frame of the call (performance.now() time), as on the meeting page. */
   firstRemoteFrameAt: () => state.firstRemoteFrameAt,
 };
