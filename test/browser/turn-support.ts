@@ -17,6 +17,7 @@ import { startCoturn, type Coturn } from '../support/coturn.ts';
 import { openTestDatabase, type TestDatabase } from '../support/databases.ts';
 import { client, seedOrganization, startServer, type Client, type TestServer } from '../support/server.ts';
 import { pageUrl } from './meeting-suite.ts';
+import { remoteStats } from './support.ts';
 
 export interface TurnSuite {
   readonly turn: Coturn;
@@ -92,4 +93,18 @@ export const tileIn = (name: string, state: string) => `.tile:not(.self)[data-pe
 /** Every remote connection's reported state on `page` (window.foyer.peerStates()). */
 export async function peerStates(page: Page): Promise<Array<{ state: string; attempt: number; hint?: string }>> {
   return page.evaluate(() => Object.values((window as any).foyer.peerStates()));
+}
+
+/**
+ * Media to and from the only remote goes through the relay at both ends:
+ * this side sends from its relay allocation, to the other side's (ports in
+ * coturn's relay range). The other side's relay address may have been
+ * learned from its first check before its candidate arrived ("prflx").
+ */
+export async function assertRelayed(page: Page, turn: Coturn): Promise<void> {
+  const paths = Object.values(await remoteStats(page)).map((r) => r.path);
+  assert.equal(paths.length, 1, JSON.stringify(paths));
+  const path = paths[0]!;
+  const relayed = (port: number | null) => port !== null && port >= turn.relayPorts.min && port <= turn.relayPorts.max;
+  assert.ok(path && path.local === 'relay' && ['relay', 'prflx'].includes(path.remote!) && relayed(path.localPort) && relayed(path.remotePort), `relay to relay within ${JSON.stringify(turn.relayPorts)}: ${JSON.stringify(path)}`);
 }

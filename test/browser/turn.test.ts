@@ -14,7 +14,7 @@ import { TURN_CREDENTIAL_TTL_SECONDS } from '../../src/realtime/ice.ts';
 import { coturnSkipReason } from '../support/coturn.ts';
 import { browserSkipReason, joinAs, launch, openParticipant, remoteStats, waitForGrowth, waitForParticipants, waitUntil, type Participant } from './support.ts';
 import { WAIT } from './meeting-suite.ts';
-import { peerStates, tileIn, turnCredential, useTurnSuite } from './turn-support.ts';
+import { assertRelayed, peerStates, tileIn, turnCredential, useTurnSuite } from './turn-support.ts';
 
 describe('calls through a TURN relay in Chromium', { skip: coturnSkipReason() ?? browserSkipReason() }, () => {
   const s = useTurnSuite();
@@ -58,7 +58,6 @@ describe('calls through a TURN relay in Chromium', { skip: coturnSkipReason() ??
     for (const p of people) await waitForParticipants(p.page, names, WAIT);
     return people;
   };
-  const remotePaths = async (page: Page) => Object.values(await remoteStats(page)).map((r) => r.path);
 
   it('carries video both ways through the relay only, with a 12-hour credential and never the secret', async () => {
     const [ann, bob] = await join(await s.newMeeting(s.server), ['Ann', 'Bob'], true);
@@ -66,7 +65,7 @@ describe('calls through a TURN relay in Chromium', { skip: coturnSkipReason() ??
     for (const p of [ann!, bob!]) {
       await waitForGrowth(p.page, 'framesDecoded', 20, WAIT);
       // The path media takes is relay to relay: nothing went directly.
-      assert.deepEqual(await remotePaths(p.page), [{ local: 'relay', remote: 'relay' }]);
+      await assertRelayed(p.page, s.turn);
       assert.deepEqual(await peerStates(p.page), [{ state: 'connected', attempt: 1 }]);
       assert.equal(await p.page.locator('.tile .peer-state').count(), 0);
       const credential = await turnCredential(p.page, s.turn.secret);

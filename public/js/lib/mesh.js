@@ -313,7 +313,7 @@ export class Mesh {
   }
 }
 
-/** The candidate types of the path media takes ('host', 'srflx', 'relay'), or null before there is one. */
+/** The candidate types and ports of the path media takes ('host', 'srflx', 'prflx', 'relay'), or null before there is one. */
 function selectedPath(report) {
   const all = new Map();
   report.forEach((s) => all.set(s.id, s));
@@ -322,5 +322,7 @@ function selectedPath(report) {
   // Firefox has no transport stats: its selected pair says so itself.
   const pair = transport ? all.get(transport.selectedCandidatePairId) : stats.find((s) => s.type === 'candidate-pair' && s.selected);
   if (!pair) return null;
-  return { local: all.get(pair.localCandidateId)?.candidateType ?? null, remote: all.get(pair.remoteCandidateId)?.candidateType ?? null };
+  const local = all.get(pair.localCandidateId);
+  const remote = all.get(pair.remoteCandidateId);
+  return { local: local?.candidateType ?? null, remote: remote?.candidateType ?? null, localPort: local?.port ?? null, remotePort: remote?.port ?? null };
 }
