@@ -89,6 +89,24 @@ describe('calls through a TURN relay in Chromium', { skip: coturnSkipReason() ??
     for (const text of [...recorded, ...s.serverLog]) assert.ok(!text.includes(s.turn.secret), 'the TURN secret leaked');
   });
 
+  it('says "Reconnecting…" when the relay goes silent mid-call, and carries video again once it is back', async () => {
+    const [ann, bob] = await join(await s.newMeeting(s.server), ['Ann', 'Bob']);
+    for (const p of [ann!, bob!]) await waitForGrowth(p.page, 'framesDecoded', 10, WAIT);
+    s.turn.pause();
+    try {
+      for (const [p, other] of [[ann!, 'Bob'], [bob!, 'Ann']] as const) {
+        await p.page.waitForSelector(tileIn(other, 'reconnecting'), { timeout: WAIT });
+        assert.equal(await p.page.textContent(`${tileIn(other, 'reconnecting')} .peer-state p`), 'Reconnecting…');
+      }
+    } finally {
+      s.turn.resume();
+    }
+    for (const [p, other] of [[ann!, 'Bob'], [bob!, 'Ann']] as const) {
+      await p.page.waitForSelector(tileIn(other, 'connected'), { timeout: WAIT });
+      await waitForGrowth(p.page, 'framesDecoded', 10, WAIT);
+    }
+  });
+
   it('with a wrong secret shows no media but the failure, "Try again" and a hint naming TURN, on both sides', async () => {
     const [ann, bob] = await join(await s.newMeeting(s.wrongSecret), ['Ann', 'Bob']);
     for (const [p, other] of [[ann!, 'Bob'], [bob!, 'Ann']] as const) {

@@ -50,6 +50,10 @@ export interface Coturn {
   unauthorized(): string[];
   /** Bytes relayed to and from peers, per closed session (coturn logs them when an allocation ends). */
   peerUsage(): Array<{ username: string; receivedBytes: number; sentBytes: number }>;
+  /** Freezes the relay (SIGSTOP): every relayed path goes silent, as in a network outage. */
+  pause(): void;
+  /** Lets it run again (SIGCONT). */
+  resume(): void;
   stop(): Promise<void>;
 }
 
@@ -172,7 +176,10 @@ export async function startCoturn(options: { timeoutMs?: number } = {}): Promise
         receivedBytes: Number(m[2]),
         sentBytes: Number(m[3]),
       })),
+    pause: () => void child.kill('SIGSTOP'),
+    resume: () => void child.kill('SIGCONT'),
     async stop() {
+      child.kill('SIGCONT');
       if (child.exitCode === null) child.kill('SIGTERM');
       const timer = setTimeout(() => child.kill('SIGKILL'), 5_000);
       await exited;
