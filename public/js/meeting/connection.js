@@ -10,12 +10,15 @@ import { showKnock } from './knock.js';
 import { sendMedia, toggleCamera, toggleMic, toggleShare } from './local-media.js';
 import { showPrejoin } from './prejoin.js';
 import { cancelReconnect, reconnectLater, resetBackoff } from './reconnect.js';
-import { announced, audioTrack, cameraTrack, remember, settings, state, t } from './state.js';
+import { announced, audioTrack, cameraTrack, remember, settings, state, t, tf } from './state.js';
 
 const callActions = { toggleMic, toggleCamera, toggleShare, leave };
 
 /** Messages and closes are handled one at a time, in the order they came. */
 let queue = Promise.resolve();
+/** The socket dropped during the call: the next welcome says who is still there. */
+let returning = false;
+const BACK_NOTICE_MS = 10_000;
 
 /** Connects and joins as `state.name`, sending what `state` says is on. */
 export async function startCall() {
@@ -53,6 +56,9 @@ async function onMessage(m) {
   switch (m.type) {
     case 'knocking':
       resetBackoff();
+      // Back at the door (the meeting was locked meanwhile): no media until let in.
+      mesh.closeAll();
+      returning = false;
       return showKnock(m.wasRemoved);
     case 'welcome':
       state.selfId = m.you.id;
@@ -60,6 +66,9 @@ async function onMessage(m) {
       state.locked = m.locked === true;
       state.knocks = [];
       resetBackoff();
+      // Rejoined as a new participant: the others drop the connections to
+      // the old one, so these cannot be kept (a resumed one keeps its id, and them).
+      if (mesh.selfId && mesh.selfId !== m.you.id) mesh.closeAll();
       mesh.setSelf(m.you.id);
       // What is sent is what the page has now: the devices may have changed
       // since the join was sent (a pre-join still acquiring, a long knock).
@@ -67,7 +76,10 @@ async function onMessage(m) {
       renderCall(callActions);
       // "join" has no screen flag: a rejoin while sharing says so right after.
       if (state.screenTrack) sendMedia();
-      return onParticipants(m.participants);
+      onParticipants(m.participants);
+      if (returning) sayWhoIsBack();
+      returning = false;
+      return undefined;
     case 'participants':
       return onParticipants(m.participants);
     case 'offer':
@@ -106,6 +118,7 @@ function onParticipants(participants) {
   state.participants = participants;
   mesh.sync(participants);
   renderParticipants();
+  backNotice?.();
 }
 
 function onClose(code) {
@@ -118,8 +131,34 @@ function onClose(code) {
   if (code === CloseCode.notJoinable) return finish('notJoinable');
   if (code === CloseCode.badMessage && state.phase === 'prejoin') return; // bad_name: the pre-join screen shows why
   if (!RECONNECT_CODES.includes(code)) return finish('failed', code);
-  // Rejoined as a new participant: the old peer connections are of no use.
-  mesh.closeAll();
+  // The peer connections do not need the socket: they go on carrying media
+  // while the page rejoins (until the others hear that this participant left).
   state.signalling = null;
-  reconnectLater(startCall);
+  // Said on every failed attempt too (phase "joining" then): the call is still there until a rejoin.
+  returning ||= state.phase === 'call';
+  reconnectLater(startCall, returning && state.participants.length > 1 ? t('signallingLost') : t('reconnecting'));
 }
+
+/** After a rejoin: who is there now, for a while, and as the list changes meanwhile. */
+function sayWhoIsBack() {
+  const notice = document.getElementById('notice');
+  if (!notice) return;
+  const show = () => {
+    if (!notice.isConnected || notice.dataset.back !== '1') return;
+    const others = state.participants.filter((p) => p.id !== state.selfId).map((p) => p.name);
+    notice.textContent = others.length ? tf('backWith', { names: others.join(', ') }) : t('backAlone');
+  };
+  notice.dataset.sticky = '1';
+  notice.dataset.back = '1';
+  show();
+  backNotice = show;
+  setTimeout(() => {
+    if (backNotice !== show) return;
+    backNotice = null;
+    delete notice.dataset.sticky;
+    delete notice.dataset.back;
+    renderParticipants();
+  }, BACK_NOTICE_MS);
+}
+
+let backNotice = null;

@@ -20,11 +20,11 @@ export function cancelReconnect() {
   retryTimer = null;
 }
 
-/** Shows that the connection was lost and calls `rejoin` after the next backoff step. */
-export function reconnectLater(rejoin) {
+/** Shows that the connection was lost (`text`, by default the plain notice) and calls `rejoin` after the next backoff step. */
+export function reconnectLater(rejoin, text = t('reconnecting')) {
   const notice = document.getElementById('notice');
   if (notice) {
-    notice.textContent = t('reconnecting');
+    notice.textContent = text;
     notice.dataset.sticky = '1';
   }
   const delay = retryDelay;

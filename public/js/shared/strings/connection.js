@@ -19,7 +19,7 @@ export const connectionTexts = {
       'Still no connection. A network may be blocking video calls (a company firewall or a VPN, on your side or theirs). Try another network, such as your phone’s hotspot.',
     signallingLost: 'Connection to the meeting lost. Reconnecting… Video with people already connected goes on meanwhile.',
     backWith: 'Connected again. Still here: {names}.',
-    backAlone: 'Connected again. Nobody else is here any more.',
+    backAlone: 'Connected again. Nobody else is back yet.',
   },
   de: {
     peerConnecting: 'Verbindung wird aufgebaut…',
@@ -35,6 +35,6 @@ export const connectionTexts = {
       'Weiterhin keine Verbindung. Ein Netzwerk blockiert möglicherweise Videoanrufe (eine Firmen-Firewall oder ein VPN, bei Ihnen oder beim Gegenüber). Versuchen Sie ein anderes Netz, etwa den Hotspot Ihres Telefons.',
     signallingLost: 'Verbindung zum Meeting unterbrochen. Neuer Versuch… Bestehende Videoverbindungen laufen so lange weiter.',
     backWith: 'Wieder verbunden. Noch da: {names}.',
-    backAlone: 'Wieder verbunden. Sonst ist niemand mehr da.',
+    backAlone: 'Wieder verbunden. Sonst ist noch niemand zurück.',
   },
 };
