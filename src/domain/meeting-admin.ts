@@ -4,12 +4,12 @@
  * ends it for everyone, removes a participant, asks one to mute, locks and
  * unlocks it, and lets in or turns away those who knock. Each command
  * checks the admin on the server, writes its state to the database (so
- * every instance agrees) and raises an event (the realtime hub fans it out
+ * every instance agrees) and raises an event (the realtime side fans it out
  * over the bus; webhooks may report it).
  *
  * Who enters directly and who knocks (`admissionOf`):
  * - the admin always enters; the owner's first entry ends the default
- *   lock of a consultation (`until_owner` becomes `open`);
+ *   lock of a consultation (`until_owner` becomes `open`, see joining.ts);
  * - a participant removed from this meeting knocks, whatever the lock:
  *   they come back only if the admin lets them in again;
  * - anyone else knocks while the meeting is `locked` or `until_owner`.
@@ -35,33 +35,6 @@ export async function admissionOf(ctx: DomainContext, meeting: Meeting, who: { a
   if (who.guestKey && (await ctx.store.isRemoved(meeting.id, who.guestKey))) return { kind: 'knock', wasRemoved: true };
   if (meeting.lock !== 'open') return { kind: 'knock', wasRemoved: false };
   return { kind: 'enter', host: false };
-}
-
-/** The owner is in: a consultation waiting for them opens (raising `meeting.unlocked`). */
-export async function hostEntered(ctx: DomainContext, actor: Actor | null, meeting: Meeting): Promise<void> {
-  if (meeting.lock !== 'until_owner' || actor?.kind !== 'member' || actor.user.id !== meeting.ownerUserId) return;
-  await transact(ctx, async (tx) => {
-    if (await tx.store.setMeetingLock(meeting.id, 'open', ['until_owner'])) {
-      raise(tx, { type: 'meeting.unlocked', organizationId: meeting.organizationId, meetingId: meeting.id, byUserId: actor.user.id, at: tx.now() });
-    }
-  });
-}
-
-export interface Knocker {
-  id: string;
-  displayName: string;
-  guestKey: string | null;
-}
-
-/** Someone knocks at a meeting (raising `meeting.knocked`): the admin sees them and decides. */
-export async function knock(ctx: LiveContext, meeting: Meeting, knocker: Knocker, wasRemoved: boolean): Promise<Knock> {
-  return transact(ctx, async (tx) => {
-    const at = tx.now();
-    const entry: Knock = { ...knocker, meetingId: meeting.id, instanceId: ctx.instanceId, wasRemoved, state: 'knocking', arrivedAt: at };
-    await tx.store.insertKnock(entry);
-    raise(tx, { type: 'meeting.knocked', organizationId: meeting.organizationId, meetingId: meeting.id, knockId: knocker.id, displayName: knocker.displayName, at });
-    return entry;
-  });
 }
 
 /** The knocker went away, or was let in and entered: the knock is forgotten. */

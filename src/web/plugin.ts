@@ -13,7 +13,7 @@
  *   `/static/vendor/uplot/`: the two files of the uPlot package the
  *   dashboard's usage charts load (its ES module and style sheet), from
  *   node_modules, so no CDN is involved;
- * - `/ws`: signalling and presence, served by the realtime hub it is given
+ * - `/ws`: signalling and presence, served by the realtime side it is given
  *   (created and run by the composition root, see src/realtime/).
  *
  * Which link or slug can be entered is the domain's decision (places.ts).
@@ -58,7 +58,7 @@ export async function webPlugin(app: FastifyInstance, opts: WebPluginOptions): P
   // Cookies carry the dashboard session and language; the signalling socket and the pages read the session too.
   await app.register(fastifyCookie);
   await app.register(realtimeRoutes, {
-    hub: realtime.hub,
+    realtime,
     pingIntervalMs: realtime.pingIntervalMs,
     connectionsPerAddress: config.wsConnectionsPerAddress,
     memberOf: async (request) => (await currentMember(ctx, request.cookies[SESSION_COOKIE]))?.actor ?? null,

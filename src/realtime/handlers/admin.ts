@@ -11,40 +11,39 @@ import type { Actor } from '../../domain/actors.ts';
 import { DomainError } from '../../domain/errors.ts';
 import { askToMute, endForEveryone, letIn, removeParticipant, setLocked, turnAway } from '../../domain/meeting-admin.ts';
 import type { LiveContext } from '../../domain/lifecycle.ts';
-import type { ClientConnection } from '../contracts.ts';
-import type { ClientMessage } from '../protocol.ts';
+import type { MessageOf, ParticipantRole } from '../session.ts';
 
-type Message<T extends ClientMessage['type']> = Extract<ClientMessage, { type: T }>;
+type Message<T extends 'remove' | 'ask_mute' | 'admit' | 'turn_away'> = MessageOf<T>;
 
-/** Runs an admin action on the connection's meeting; the domain's refusals go back as an error. */
-async function act(connection: ClientConnection, action: (ctx: LiveContext, actor: Actor | null, meetingId: string) => Promise<unknown>): Promise<void> {
-  const place = connection.place;
-  if (place?.kind !== 'meeting') {
+/** Runs an admin action on the participant's meeting; the domain's refusals go back as an error. */
+async function act(session: ParticipantRole, action: (ctx: LiveContext, actor: Actor | null, meetingId: string) => Promise<unknown>): Promise<void> {
+  const { connection, place } = session;
+  if (place.kind !== 'meeting') {
     connection.send({ type: 'error', code: 'forbidden', message: 'A room has no host.' });
     return;
   }
   try {
-    await action(connection.hub.ctx, connection.member, place.id);
+    await action(connection.services.ctx, connection.member, place.id);
   } catch (error) {
     if (!(error instanceof DomainError)) throw error;
     connection.send({ type: 'error', code: error.code, message: error.message });
   }
 }
 
-export const handleEnd = (connection: ClientConnection) => act(connection, endForEveryone);
+export const handleEnd = (session: ParticipantRole) => act(session, endForEveryone);
 
-export const handleRemove = (connection: ClientConnection, message: Message<'remove'>) =>
-  act(connection, (ctx, actor, meetingId) => removeParticipant(ctx, actor, meetingId, message.participantId));
+export const handleRemove = (session: ParticipantRole, message: Message<'remove'>) =>
+  act(session, (ctx, actor, meetingId) => removeParticipant(ctx, actor, meetingId, message.participantId));
 
-export const handleAskMute = (connection: ClientConnection, message: Message<'ask_mute'>) =>
-  act(connection, (ctx, actor, meetingId) => askToMute(ctx, actor, meetingId, message.participantId));
+export const handleAskMute = (session: ParticipantRole, message: Message<'ask_mute'>) =>
+  act(session, (ctx, actor, meetingId) => askToMute(ctx, actor, meetingId, message.participantId));
 
-export const handleLock = (connection: ClientConnection) => act(connection, (ctx, actor, meetingId) => setLocked(ctx, actor, meetingId, true));
+export const handleLock = (session: ParticipantRole) => act(session, (ctx, actor, meetingId) => setLocked(ctx, actor, meetingId, true));
 
-export const handleUnlock = (connection: ClientConnection) => act(connection, (ctx, actor, meetingId) => setLocked(ctx, actor, meetingId, false));
+export const handleUnlock = (session: ParticipantRole) => act(session, (ctx, actor, meetingId) => setLocked(ctx, actor, meetingId, false));
 
-export const handleAdmit = (connection: ClientConnection, message: Message<'admit'>) =>
-  act(connection, (ctx, actor, meetingId) => letIn(ctx, actor, meetingId, message.knockId));
+export const handleAdmit = (session: ParticipantRole, message: Message<'admit'>) =>
+  act(session, (ctx, actor, meetingId) => letIn(ctx, actor, meetingId, message.knockId));
 
-export const handleTurnAway = (connection: ClientConnection, message: Message<'turn_away'>) =>
-  act(connection, (ctx, actor, meetingId) => turnAway(ctx, actor, meetingId, message.knockId));
+export const handleTurnAway = (session: ParticipantRole, message: Message<'turn_away'>) =>
+  act(session, (ctx, actor, meetingId) => turnAway(ctx, actor, meetingId, message.knockId));
