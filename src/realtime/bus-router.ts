@@ -1,7 +1,7 @@
 /**
  * @module realtime/bus-router
  * Delivers what arrives on the bus (from this instance or another) to the
- * part of this instance it concerns: a roster delta to the held
+ * part of this instance it concerns: a presence change to the held
  * participant lists, a relayed offer or candidate to its participant, a
  * place's end to everyone of it here, an admin's decision to the members
  * of its meeting, a changed waiting list to its followers. What is not
@@ -12,10 +12,10 @@ import type { BusMessage } from './bus.ts';
 import type { RealtimeServices } from './session.ts';
 
 export function routeBusMessage(services: RealtimeServices, message: BusMessage): void {
-  const { registry, rosters, lines, ctx, log } = services;
+  const { registry, participantLists, lines, ctx, log } = services;
   switch (message.t) {
-    case 'roster':
-      rosters.apply(message.place, message.change);
+    case 'presence':
+      participantLists.apply(message.place, message.change);
       return;
     case 'line':
       lines.changed(message.organizationId, message.spaceId);

@@ -14,7 +14,7 @@ import type { ServerMessage } from './protocol.ts';
 export type RelayedMessage = Extract<ServerMessage, { type: 'offer' | 'answer' | 'ice' }>;
 
 /** A participant as the bus carries them: what others see, and their order in the list. */
-export interface RosterEntry extends MediaState {
+export interface ListedParticipant extends MediaState {
   id: string;
   displayName: string;
   host: boolean;
@@ -23,13 +23,13 @@ export interface RosterEntry extends MediaState {
 }
 
 /** One change of a place's participants. */
-export type RosterChange =
-  | { kind: 'joined'; participant: RosterEntry }
+export type PresenceChange =
+  | { kind: 'joined'; participant: ListedParticipant }
   | { kind: 'left'; participantId: string }
   | { kind: 'media'; participantId: string; media: MediaState };
 
 export type BusMessage =
-  | { t: 'roster'; place: PlaceRef; change: RosterChange }
+  | { t: 'presence'; place: PlaceRef; change: PresenceChange }
   | { t: 'signal'; place: PlaceRef; to: string; message: RelayedMessage }
   | { t: 'ended'; place: PlaceRef; reason: 'closed' | 'deleted'; byHost?: boolean }
   /** The meeting admin's decisions (see admin-fanout.ts). */

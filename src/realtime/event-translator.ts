@@ -13,10 +13,10 @@ export function busMessagesOf(event: DomainEvent): BusMessage[] {
   switch (event.type) {
     case 'participant.joined': {
       const { participantId: id, displayName, media, host, at } = event;
-      return [{ t: 'roster', place: event.place, change: { kind: 'joined', participant: { id, displayName, ...media, host, joinedAt: at.getTime() } } }];
+      return [{ t: 'presence', place: event.place, change: { kind: 'joined', participant: { id, displayName, ...media, host, joinedAt: at.getTime() } } }];
     }
     case 'participant.left':
-      return [{ t: 'roster', place: event.place, change: { kind: 'left', participantId: event.participantId } }];
+      return [{ t: 'presence', place: event.place, change: { kind: 'left', participantId: event.participantId } }];
     case 'meeting.ended': {
       const ended: BusMessage = { t: 'ended', place: meeting(event.meetingId), reason: event.reason };
       return [event.byUserId !== undefined ? { ...ended, byHost: true } : ended];

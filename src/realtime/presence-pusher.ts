@@ -5,11 +5,11 @@
  * the whole list, oldest first).
  */
 import type { PlaceRef } from '../domain/presence.ts';
-import type { RosterEntry } from './bus.ts';
+import type { ListedParticipant } from './bus.ts';
 import { participantView } from './protocol.ts';
 import type { Registry } from './registry.ts';
 
-export function pushPresence(registry: Registry, place: PlaceRef, entries: readonly RosterEntry[]): void {
+export function pushPresence(registry: Registry, place: PlaceRef, entries: readonly ListedParticipant[]): void {
   const local = registry.participants(place);
   if (local.length === 0) return;
   const participants = entries.map(participantView);

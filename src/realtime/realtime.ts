@@ -2,7 +2,7 @@
  * @module realtime/realtime
  * The realtime side of one instance, assembled from its parts: the bus
  * (Redis with REDIS_URL, else in process), the registry of connections
- * and places, the participant lists held here (rosters) with the presence
+ * and places, the participant lists held here with the presence
  * pusher, the waiting lines, the event translator (domain events → bus),
  * the bus router (bus → local parts) and the sweeper. The composition root
  * creates it; the web plugin mounts its WebSocket route; the server starts
@@ -29,7 +29,7 @@ import { pushPresence } from './presence-pusher.ts';
 import { CloseCode } from './protocol.ts';
 import { RedisBus } from './redis-bus.ts';
 import { Registry } from './registry.ts';
-import { Rosters } from './rosters.ts';
+import { ParticipantLists } from './participant-lists.ts';
 import type { RealtimeLogger, RealtimeServices } from './session.ts';
 import { OPENING } from './sessions/opening.ts';
 import { Sweeper } from './sweeper.ts';
@@ -77,7 +77,7 @@ export class Realtime {
       track,
       registry,
       publish: (message) => bus.publish(message),
-      rosters: new Rosters(
+      participantLists: new ParticipantLists(
         (place) => participantsOf(ctx, place),
         (place, entries) => pushPresence(registry, place, entries),
       ),
@@ -154,7 +154,7 @@ export class Realtime {
    */
   private catchUp(why: 'reconnected' | 'missed'): void {
     this.log.warn({ why }, 'realtime: catching up participants and waiting lists from the database');
-    void this.services.track(this.services.rosters.refreshAll((error) => this.log.error({ err: error }, 'realtime: could not read presence')));
+    void this.services.track(this.services.participantLists.refreshAll((error) => this.log.error({ err: error }, 'realtime: could not read presence')));
     this.services.lines.refreshAll();
   }
 }

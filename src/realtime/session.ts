@@ -20,7 +20,7 @@ import type { BusMessage } from './bus.ts';
 import type { Lines, Watched } from './lines.ts';
 import type { ClientMessage, ServerMessage } from './protocol.ts';
 import type { Registry } from './registry.ts';
-import type { Rosters } from './rosters.ts';
+import type { ParticipantLists } from './participant-lists.ts';
 
 export type { Watched };
 
@@ -37,7 +37,7 @@ export interface RealtimeServices {
   /** Keeps `promise` in the set the instance waits for when it stops. */
   track<T>(promise: Promise<T>): Promise<T>;
   readonly registry: Registry;
-  readonly rosters: Rosters;
+  readonly participantLists: ParticipantLists;
   readonly lines: Lines;
 }
 

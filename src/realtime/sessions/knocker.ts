@@ -52,7 +52,7 @@ export class KnockerSession implements Session, Knocking {
     this.connection.enqueue(async () => {
       if (this.connection.gone || this.entered) return;
       const { services } = this.connection;
-      const since = services.rosters.mark();
+      const since = services.participantLists.mark();
       let outcome: JoinOutcome;
       try {
         outcome = await joinPlace(services.ctx, this.arrival, { admittedKnock: this.id });

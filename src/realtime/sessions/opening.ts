@@ -27,10 +27,10 @@ import { ParticipantSession } from './participant.ts';
 import { WaitingClientSession } from './waiting-client.ts';
 
 export async function handleJoin(connection: SessionHost, message: MessageOf<'join'>): Promise<void> {
-  const { ctx, rosters } = connection.services;
+  const { ctx, participantLists } = connection.services;
   const { target, name, audio, video } = message;
   const arrival = { connectionId: connection.id, actor: connection.member, guestKey: connection.guestKey, target, name, audio, video };
-  const since = rosters.mark();
+  const since = participantLists.mark();
   const outcome = await joinPlace(ctx, arrival);
   switch (outcome.kind) {
     case 'refused':

@@ -62,10 +62,10 @@ export class ParticipantSession implements Session, Participating, ParticipantRo
   /**
    * The join went through: the connection becomes this participant, is
    * welcomed with who is there, and (the admin) with who knocks. `since`
-   * is the rosters' mark taken before the join's command ran.
+   * is the participant lists' mark taken before the join's command ran.
    */
   static enter(connection: SessionHost, entered: Entered, since: number): ParticipantSession {
-    const { registry, rosters } = connection.services;
+    const { registry, participantLists } = connection.services;
     const session = new ParticipantSession(connection, entered.place, entered.host);
     connection.become(session);
     registry.enter(session);
@@ -78,7 +78,7 @@ export class ParticipantSession implements Session, Participating, ParticipantRo
       locked: entered.locked,
     });
     if (entered.host) connection.send({ type: 'knocks', knocks: entered.knocks.map(knockView) });
-    rosters.hold(entered.place, entered.participants, since);
+    participantLists.hold(entered.place, entered.participants, since);
     return session;
   }
 
@@ -124,7 +124,7 @@ export class ParticipantSession implements Session, Participating, ParticipantRo
     this.lastMediaAt = Date.now();
     const { services } = this.connection;
     await updateMedia(services.ctx, this.id, media);
-    services.publish({ t: 'roster', place: this.place, change: { kind: 'media', participantId: this.id, media } });
+    services.publish({ t: 'presence', place: this.place, change: { kind: 'media', participantId: this.id, media } });
     // A state that arrived during the write goes out in the next slot.
     this.scheduleMedia();
   }
@@ -132,8 +132,8 @@ export class ParticipantSession implements Session, Participating, ParticipantRo
   async closed(): Promise<void> {
     this.left = true;
     clearTimeout(this.mediaTimer);
-    const { registry, rosters, ctx } = this.connection.services;
-    if (!registry.leave(this)) rosters.release(this.place);
+    const { registry, participantLists, ctx } = this.connection.services;
+    if (!registry.leave(this)) participantLists.release(this.place);
     await leavePlace(ctx, this.id);
   }
 }

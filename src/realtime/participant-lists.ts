@@ -1,5 +1,5 @@
 /**
- * @module realtime/rosters
+ * @module realtime/participant-lists
  * The participant lists this instance holds: one per place it has
  * participants in, kept current by the deltas on the bus (a participant
  * joined, left, changed media) rather than read again from the database
@@ -20,29 +20,29 @@
  */
 import type { Participant, PlaceRef } from '../domain/presence.ts';
 import { placeKey } from '../domain/presence.ts';
-import type { RosterChange, RosterEntry } from './bus.ts';
+import type { PresenceChange, ListedParticipant } from './bus.ts';
 
 /** How long received deltas are kept for replay: far longer than a join's transaction. */
 const KEEP_MS = 15_000;
 
-export function rosterEntry(p: Participant): RosterEntry {
+export function listedParticipant(p: Participant): ListedParticipant {
   return { id: p.id, displayName: p.displayName, audio: p.audio, video: p.video, screen: p.screen, host: p.host, joinedAt: p.joinedAt.getTime() };
 }
 
 interface Received {
   n: number;
   at: number;
-  change: RosterChange;
+  change: PresenceChange;
 }
 
 interface Held {
   place: PlaceRef;
-  entries: RosterEntry[];
+  entries: ListedParticipant[];
 }
 
-export type RosterListener = (place: PlaceRef, entries: readonly RosterEntry[]) => void;
+export type ParticipantListListener = (place: PlaceRef, entries: readonly ListedParticipant[]) => void;
 
-export class Rosters {
+export class ParticipantLists {
   private readonly held = new Map<string, Held>();
   /** Deltas received in the last KEEP_MS, by place. */
   private readonly received = new Map<string, Received[]>();
@@ -59,7 +59,7 @@ export class Rosters {
    */
   constructor(
     private readonly read: (place: PlaceRef) => Promise<Participant[]>,
-    private readonly changed: RosterListener,
+    private readonly changed: ParticipantListListener,
   ) {}
 
   /** Where the deltas received from now on begin: take it before reading a list. */
@@ -68,7 +68,7 @@ export class Rosters {
   }
 
   /** A delta from the bus: kept for replay, and applied when the place is held here. */
-  apply(place: PlaceRef, change: RosterChange): void {
+  apply(place: PlaceRef, change: PresenceChange): void {
     const key = placeKey(place);
     const now = Date.now();
     const list = this.received.get(key);
@@ -98,7 +98,7 @@ export class Rosters {
     this.held.delete(placeKey(place));
   }
 
-  entries(place: PlaceRef): readonly RosterEntry[] | undefined {
+  entries(place: PlaceRef): readonly ListedParticipant[] | undefined {
     return this.held.get(placeKey(place))?.entries;
   }
 
@@ -132,7 +132,7 @@ export class Rosters {
 
   /** Replaces the list with a read, then replays the deltas received since `since`; returns whether the replay changed it. */
   private install(held: Held, key: string, participants: Participant[], since: number): boolean {
-    held.entries.splice(0, held.entries.length, ...participants.map(rosterEntry).sort(byArrival));
+    held.entries.splice(0, held.entries.length, ...participants.map(listedParticipant).sort(byArrival));
     // Deltas of the read's time are gone already (a read slower than KEEP_MS): read again.
     if (since < this.forgottenUpTo) void this.refreshAll(() => {});
     let changed = false;
@@ -151,12 +151,12 @@ export class Rosters {
   }
 }
 
-function byArrival(a: RosterEntry, b: RosterEntry): number {
+function byArrival(a: ListedParticipant, b: ListedParticipant): number {
   return a.joinedAt - b.joinedAt || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
 }
 
 /** Applies one delta; returns whether the list changed. */
-function applyTo(entries: RosterEntry[], change: RosterChange): boolean {
+function applyTo(entries: ListedParticipant[], change: PresenceChange): boolean {
   const id = change.kind === 'joined' ? change.participant.id : change.participantId;
   const index = entries.findIndex((e) => e.id === id);
   switch (change.kind) {
@@ -184,6 +184,6 @@ function applyTo(entries: RosterEntry[], change: RosterChange): boolean {
   }
 }
 
-function sameEntry(a: RosterEntry, b: RosterEntry): boolean {
+function sameEntry(a: ListedParticipant, b: ListedParticipant): boolean {
   return a.displayName === b.displayName && a.audio === b.audio && a.video === b.video && a.screen === b.screen && a.host === b.host && a.joinedAt === b.joinedAt;
 }
