@@ -6,7 +6,7 @@
  * - `entered`: they are in, with everything their welcome needs (who is
  *   there, whether they host, whether the meeting is locked, who knocks);
  * - `knocking`: the meeting is locked (or they were removed from it), so
- *   they knock and wait for its admin;
+ *   they knock and wait for its host;
  * - `refused`: with a reason (no such place, ended, inactive, a waiting
  *   list to get in line with, a bad display name).
  *
@@ -22,9 +22,9 @@ import { raise, transact, type DomainContext } from './context.ts';
 import { DomainError } from './errors.ts';
 import { isUuidV4 } from './ids.ts';
 import { liveClock, meetingState, type LiveContext } from './lifecycle.ts';
-import { admissionOf, type Admission } from './meeting-admin.ts';
+import { admissionOf, type Admission } from './hosting.ts';
 import { checkDisplayName, placeAtSlug, slugAdmission, type JoinRefusal, type JoinTarget } from './places.ts';
-import type { Knock } from './ports/meeting-admin-store.ts';
+import type { Knock } from './ports/hosting-store.ts';
 import type { Participant, PlaceRef } from './presence.ts';
 import type { Meeting } from './types.ts';
 import { memberJoinedCall } from './waiting/calls.ts';
@@ -51,13 +51,13 @@ export type JoinOutcome =
       place: PlaceRef;
       /** A room's title, a board's name; null for a meeting. */
       title: string | null;
-      /** They are the meeting's admin. */
+      /** They are the meeting's host. */
       host: boolean;
       /** Arrivals knock (always false in a room's place). */
       locked: boolean;
       /** Everyone present, them included, oldest first. */
       participants: Participant[];
-      /** Those knocking, oldest first: only for the admin, empty otherwise. */
+      /** Those knocking, oldest first: only for the host, empty otherwise. */
       knocks: Knock[];
     }
   | { kind: 'knocking'; place: PlaceRef; knock: Knock }

@@ -191,7 +191,7 @@ export async function deleteMeeting(ctx: DomainContext, actor: Actor, id: string
 
 /**
  * Ends an open meeting at once for everyone in it, as the service (not an
- * API client) decides: a waiting-list call that is over, an admin ending a
+ * API client) decides: a waiting-list call that is over, a host ending a
  * meeting. Raises `meeting.ended` (reason `closed`); the page then answers 410.
  */
 export async function endMeeting(ctx: DomainContext, meetingId: string, byUserId?: string): Promise<Meeting | undefined> {

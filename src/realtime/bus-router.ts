@@ -3,11 +3,11 @@
  * Delivers what arrives on the bus (from this instance or another) to the
  * part of this instance it concerns: a presence change to the held
  * participant lists, a relayed offer or candidate to its participant, a
- * place's end to everyone of it here, an admin's decision to the members
+ * place's end to everyone of it here, a host's decision to the members
  * of its meeting, a changed waiting list to its followers. What is not
  * for anyone here is dropped.
  */
-import { deliverAdmin, isAdminMessage } from './admin-delivery.ts';
+import { deliverHostDecision, isHostMessage } from './host-delivery.ts';
 import type { BusMessage } from './bus.ts';
 import type { RealtimeServices } from './session.ts';
 
@@ -29,10 +29,10 @@ export function routeBusMessage(services: RealtimeServices, message: BusMessage)
       registry.end(message.place, message.reason, message.byHost === true);
       return;
   }
-  if (!isAdminMessage(message)) return;
+  if (!isHostMessage(message)) return;
   const members = registry.members(message.place);
   if (members.length === 0) return;
   void services.track(
-    deliverAdmin(ctx, message, members).catch((error: unknown) => log.error({ err: error }, 'realtime: could not deliver an admin decision')),
+    deliverHostDecision(ctx, message, members).catch((error: unknown) => log.error({ err: error }, 'realtime: could not deliver a host decision')),
   );
 }

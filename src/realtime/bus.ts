@@ -3,7 +3,7 @@
  * How instances tell each other about a meeting place: a participant
  * joined, left or changed their media (a delta: the changed participant,
  * never the whole list), a signalling message for a participant, a place
- * ended, an admin's decision, a waiting list changed. In one process the
+ * ended, a host's decision, a waiting list changed. In one process the
  * local bus delivers in process; with REDIS_URL the Redis bus fans out to
  * every instance (see redis-bus.ts). Every instance receives every message
  * and each subscriber keeps only what concerns it.
@@ -32,7 +32,7 @@ export type BusMessage =
   | { t: 'presence'; place: PlaceRef; change: PresenceChange }
   | { t: 'signal'; place: PlaceRef; to: string; message: RelayedMessage }
   | { t: 'ended'; place: PlaceRef; reason: 'closed' | 'deleted'; byHost?: boolean }
-  /** The meeting admin's decisions (see admin-fanout.ts). */
+  /** The host's decisions (see host-delivery.ts). */
   | { t: 'lock'; place: PlaceRef; locked: boolean }
   | { t: 'knocks'; place: PlaceRef }
   | { t: 'admission'; place: PlaceRef; knockId: string; admitted: boolean }

@@ -2,7 +2,7 @@
  * @module realtime/event-translator
  * What every instance must hear of a domain event raised on this one, as
  * bus messages: a participant who joined or left (the changed participant,
- * a delta), a place that ended, the meeting admin's decisions, a waiting
+ * a delta), a place that ended, the host's decisions, a waiting
  * list that changed. Events that concern no socket become nothing.
  */
 import type { DomainEvent } from '../domain/events.ts';

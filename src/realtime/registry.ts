@@ -2,7 +2,7 @@
  * @module realtime/registry
  * The connections of this instance, and who of them is in which place: the
  * participants and the knockers, by place, for whatever the bus brings
- * (a relayed offer, a place's end, an admin's decision). Knows no session
+ * (a relayed offer, a place's end, a host's decision). Knows no session
  * class, only what the bus router and the sweeper ask of a place's
  * members.
  */
@@ -29,19 +29,19 @@ interface InPlace {
 /** A participant in a place. */
 export interface Participating extends InPlace {
   readonly role: 'participant';
-  /** The meeting's admin. */
+  /** The meeting's host. */
   readonly host: boolean;
   readonly member: Actor | null;
   send(message: ServerMessage): void;
   refuse(code: number, errorCode: string, message: string): void;
 }
 
-/** Someone knocking at a meeting, waiting for its admin. */
+/** Someone knocking at a meeting, waiting for its host. */
 export interface Knocking extends InPlace {
   readonly role: 'knocker';
-  /** The admin let them in: they enter. */
+  /** The host let them in: they enter. */
   admitted(): void;
-  /** The admin turned them away. */
+  /** The host turned them away. */
   turnedAway(): void;
 }
 

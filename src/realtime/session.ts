@@ -80,7 +80,7 @@ export interface Session {
 export interface ParticipantRole {
   readonly connection: SessionHost;
   readonly place: PlaceRef;
-  /** In a meeting as its admin. */
+  /** In a meeting as its host. */
   readonly host: boolean;
   /** Records the newest media state; written and announced at a bounded rate. */
   announceMedia(media: MediaState): void;

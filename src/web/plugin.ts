@@ -39,7 +39,7 @@ import { DASHBOARD, SESSION_COOKIE } from './dashboard/session.ts';
 import { currentMember } from '../domain/sign-in.ts';
 import { registerViews } from './views.ts';
 import { browserKeyOf, ensureParticipantCookie } from './participant-cookie.ts';
-import { isMeetingAdmin } from '../domain/policies.ts';
+import { isHost } from '../domain/policies.ts';
 
 const PUBLIC_DIR = fileURLToPath(new URL('../../public/', import.meta.url));
 const UPLOT_DIR = join(dirname(createRequire(import.meta.url).resolve('uplot/package.json')), 'dist');
@@ -126,7 +126,7 @@ export async function webPlugin(app: FastifyInstance, opts: WebPluginOptions): P
     // The pre-join screen already says "you are the host"; the server decides again at join.
     const member = (await currentMember(ctx, request.cookies[SESSION_COOKIE]))?.actor ?? null;
     return shell(request, reply, { meetingId: found.meeting.id }, null, undefined, {
-      host: isMeetingAdmin(member, found.meeting),
+      host: isHost(member, found.meeting),
       consultation: found.meeting.type === 'CONSULTATION',
     });
   });

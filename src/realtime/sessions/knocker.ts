@@ -1,6 +1,6 @@
 /**
  * @module realtime/sessions/knocker
- * Someone knocking at a meeting, waiting for its admin: they may only
+ * Someone knocking at a meeting, waiting for its host: they may only
  * leave. Let in, they join again through the join command (their knock,
  * decided `admitted`, is their admission) and become a participant, with
  * what they asked for when they knocked. Turned away, they are told and
@@ -8,7 +8,7 @@
  */
 import { DomainError } from '../../domain/errors.ts';
 import { joinPlace, type Arrival, type JoinOutcome } from '../../domain/joining.ts';
-import { withdrawKnock } from '../../domain/meeting-admin.ts';
+import { withdrawKnock } from '../../domain/hosting.ts';
 import type { PlaceRef } from '../../domain/presence.ts';
 import { handleLeave } from '../handlers/control.ts';
 import { CloseCode } from '../protocol.ts';
@@ -35,7 +35,7 @@ export class KnockerSession implements Session, Knocking {
     private readonly arrival: Arrival,
   ) {}
 
-  /** The join ended in a knock: the connection becomes this knocker, registered with the meeting for its admin's decision and its end. */
+  /** The join ended in a knock: the connection becomes this knocker, registered with the meeting for its host's decision and its end. */
   static knock(connection: SessionHost, knocked: Knocked, arrival: Arrival): KnockerSession {
     const session = new KnockerSession(connection, knocked.place, arrival);
     connection.become(session);

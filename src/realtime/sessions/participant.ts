@@ -4,13 +4,13 @@
  * on this instance and holds the place's participant list here (from
  * their join's read, when they are the first here); they relay WebRTC
  * negotiation, announce their media at a bounded rate, and, as the
- * meeting's admin, run it. Closing leaves the place (the other instances
+ * meeting's host, run it. Closing leaves the place (the other instances
  * learn it from the `participant.left` delta).
  */
 import type { JoinOutcome } from '../../domain/joining.ts';
 import { leavePlace, updateMedia } from '../../domain/places.ts';
 import type { MediaState, PlaceRef } from '../../domain/presence.ts';
-import { handleAdmit, handleAskMute, handleEnd, handleLock, handleRemove, handleTurnAway, handleUnlock } from '../handlers/admin.ts';
+import { handleAdmit, handleAskMute, handleEnd, handleLock, handleRemove, handleTurnAway, handleUnlock } from '../handlers/host.ts';
 import { refuseSecondJoin, handleHangUp } from '../handlers/control.ts';
 import { handleMedia } from '../handlers/media.ts';
 import { handleRelay } from '../handlers/relay.ts';
@@ -61,7 +61,7 @@ export class ParticipantSession implements Session, Participating, ParticipantRo
 
   /**
    * The join went through: the connection becomes this participant, is
-   * welcomed with who is there, and (the admin) with who knocks. `since`
+   * welcomed with who is there, and (the host) with who knocks. `since`
    * is the participant lists' mark taken before the join's command ran.
    */
   static enter(connection: SessionHost, entered: Entered, since: number): ParticipantSession {

@@ -1,8 +1,8 @@
 /**
- * The meeting admin in the domain, whichever edge asks: who the admin is
+ * The host in the domain, whichever edge asks: who the host is
  * (the owner; for a meeting without one, any ADMIN of its organization;
  * never a member of another organization or a guest), who enters and who
- * knocks, and every admin command refused for anyone else with nothing
+ * knocks, and every host command refused for anyone else with nothing
  * changed. The rules need no second database: SQLite.
  */
 import assert from 'node:assert/strict';
@@ -12,14 +12,14 @@ import { memberActor, operatorActor, type Actor } from '../../src/domain/actors.
 import { ForbiddenError } from '../../src/domain/errors.ts';
 import { liveContext, type LiveContext } from '../../src/domain/lifecycle.ts';
 import { joinPlace } from '../../src/domain/joining.ts';
-import { admissionOf, askToMute, endForEveryone, knocksOf, letIn, removeParticipant, setLocked, turnAway } from '../../src/domain/meeting-admin.ts';
+import { admissionOf, askToMute, endForEveryone, knocksOf, letIn, removeParticipant, setLocked, turnAway } from '../../src/domain/hosting.ts';
 import { createMeeting } from '../../src/domain/meetings.ts';
 import { addUser, createOrganization } from '../../src/domain/organizations.ts';
-import { isMeetingAdmin } from '../../src/domain/policies.ts';
+import { isHost } from '../../src/domain/policies.ts';
 import type { Meeting } from '../../src/domain/types.ts';
 import { openTestDatabase, type TestDatabase } from '../support/databases.ts';
 
-describe('the meeting admin in the domain', () => {
+describe('the host in the domain', () => {
   let db: TestDatabase;
   let ctx: LiveContext;
   let owner: Actor;
@@ -55,13 +55,13 @@ describe('the meeting admin in the domain', () => {
     return outcome;
   };
 
-  it('makes the owner the admin of an owned meeting, and any ADMIN of the organization that of a meeting without owner', async () => {
+  it('makes the owner the host of an owned meeting, and any ADMIN of the organization that of a meeting without owner', async () => {
     const owned = await consultation();
-    assert.equal(isMeetingAdmin(owner, owned), true);
-    for (const actor of [colleague, orgAdmin, foreignAdmin, operator, null]) assert.equal(isMeetingAdmin(actor, owned), false);
+    assert.equal(isHost(owner, owned), true);
+    for (const actor of [colleague, orgAdmin, foreignAdmin, operator, null]) assert.equal(isHost(actor, owned), false);
     const ownerless = { ...owned, ownerUserId: null };
-    assert.equal(isMeetingAdmin(orgAdmin, ownerless), true);
-    for (const actor of [colleague, foreignAdmin, operator, null]) assert.equal(isMeetingAdmin(actor, ownerless), false);
+    assert.equal(isHost(orgAdmin, ownerless), true);
+    for (const actor of [colleague, foreignAdmin, operator, null]) assert.equal(isHost(actor, ownerless), false);
   });
 
   it('keeps arrivals of a consultation knocking until the owner enters, and lets only the owner lift it', async () => {
@@ -81,7 +81,7 @@ describe('the meeting admin in the domain', () => {
     assert.deepEqual(await admissionOf(ctx, meeting, { actor: null, guestKey: null }), { kind: 'enter', host: false });
   });
 
-  it('refuses every admin command to anyone but the admin, changing nothing', async () => {
+  it('refuses every host command to anyone but the host, changing nothing', async () => {
     const meeting = await createMeeting(ctx, operator, { type: 'CONSULTATION', ownerEmail: 'lee@clinic.test', waitForOwner: false });
     await enter(meeting, 'c_owner', owner);
     await enter(meeting, 'c_pat', null, 'browser:pat');

@@ -1,27 +1,27 @@
 /**
- * @module realtime/admin-delivery
- * The meeting admin's decisions, delivered on each instance to the members
+ * @module realtime/host-delivery
+ * The host's decisions, delivered on each instance to the members
  * of that meeting it holds: the knocker let in or turned away, the
- * participant removed or asked to mute, the admins whose knock list
+ * participant removed or asked to mute, the hosts whose knock list
  * changed, everyone when the lock changes. (Which domain events become
  * these bus messages: event-translator.ts.)
  */
 import type { LiveContext } from '../domain/lifecycle.ts';
-import { knocksOf } from '../domain/meeting-admin.ts';
+import { knocksOf } from '../domain/hosting.ts';
 import type { BusMessage } from './bus.ts';
 import { CloseCode, knockView } from './protocol.ts';
 import type { PlaceMember } from './registry.ts';
 
-export type AdminMessage = Extract<BusMessage, { t: 'lock' | 'knocks' | 'admission' | 'removed' | 'mute' }>;
+export type HostMessage = Extract<BusMessage, { t: 'lock' | 'knocks' | 'admission' | 'removed' | 'mute' }>;
 
-const ADMIN_MESSAGES: ReadonlySet<BusMessage['t']> = new Set(['lock', 'knocks', 'admission', 'removed', 'mute']);
+const HOST_MESSAGES: ReadonlySet<BusMessage['t']> = new Set(['lock', 'knocks', 'admission', 'removed', 'mute']);
 
-export function isAdminMessage(message: BusMessage): message is AdminMessage {
-  return ADMIN_MESSAGES.has(message.t);
+export function isHostMessage(message: BusMessage): message is HostMessage {
+  return HOST_MESSAGES.has(message.t);
 }
 
-/** Delivers an admin's bus message to this instance's members of its meeting. */
-export async function deliverAdmin(ctx: LiveContext, message: AdminMessage, members: PlaceMember[]): Promise<void> {
+/** Delivers a host's bus message to this instance's members of its meeting. */
+export async function deliverHostDecision(ctx: LiveContext, message: HostMessage, members: PlaceMember[]): Promise<void> {
   const participants = members.filter((m) => m.role === 'participant');
   switch (message.t) {
     case 'lock':

@@ -1,21 +1,21 @@
 /**
- * @module realtime/handlers/admin
- * The meeting admin's messages, one handler each: `end` (for everyone),
+ * @module realtime/handlers/host
+ * The host's messages, one handler each: `end` (for everyone),
  * `remove`, `ask_mute`, `lock`, `unlock`, `admit` and `turn_away`. The
  * domain checks that the connection's member (from their session) is the
- * meeting's admin; anyone else is answered with an `error` (`forbidden`),
+ * meeting's host; anyone else is answered with an `error` (`forbidden`),
  * nothing changes and their connection stays. What an action changes
- * reaches every instance through the domain's events (admin-fanout.ts).
+ * reaches every instance through the domain's events (host-delivery.ts).
  */
 import type { Actor } from '../../domain/actors.ts';
 import { DomainError } from '../../domain/errors.ts';
-import { askToMute, endForEveryone, letIn, removeParticipant, setLocked, turnAway } from '../../domain/meeting-admin.ts';
+import { askToMute, endForEveryone, letIn, removeParticipant, setLocked, turnAway } from '../../domain/hosting.ts';
 import type { LiveContext } from '../../domain/lifecycle.ts';
 import type { MessageOf, ParticipantRole } from '../session.ts';
 
 type Message<T extends 'remove' | 'ask_mute' | 'admit' | 'turn_away'> = MessageOf<T>;
 
-/** Runs an admin action on the participant's meeting; the domain's refusals go back as an error. */
+/** Runs a host action on the participant's meeting; the domain's refusals go back as an error. */
 async function act(session: ParticipantRole, action: (ctx: LiveContext, actor: Actor | null, meetingId: string) => Promise<unknown>): Promise<void> {
   const { connection, place } = session;
   if (place.kind !== 'meeting') {
