@@ -15,7 +15,7 @@ export interface ShellSettings {
   title: string | null;
   iceServers: IceServer[];
   wsPath: string;
-  /** The signed-in member opening the page is the meeting's admin (shown on the pre-join screen). */
+  /** The signed-in member opening the page is the meeting's host (shown on the pre-join screen). */
   host?: boolean;
   /** A consultation: its knock screen speaks of the clinician. */
   consultation?: boolean;

@@ -13,7 +13,7 @@
  *   `/static/vendor/uplot/`: the two files of the uPlot package the
  *   dashboard's usage charts load (its ES module and style sheet), from
  *   node_modules, so no CDN is involved;
- * - `/ws`: signalling and presence, served by the realtime hub it is given
+ * - `/ws`: signalling and presence, served by the realtime side it is given
  *   (created and run by the composition root, see src/realtime/).
  *
  * Which link or slug can be entered is the domain's decision (places.ts).
@@ -39,7 +39,7 @@ import { DASHBOARD, SESSION_COOKIE } from './dashboard/session.ts';
 import { currentMember } from '../domain/sign-in.ts';
 import { registerViews } from './views.ts';
 import { browserKeyOf, ensureParticipantCookie } from './participant-cookie.ts';
-import { isMeetingAdmin } from '../domain/policies.ts';
+import { isHost } from '../domain/policies.ts';
 
 const PUBLIC_DIR = fileURLToPath(new URL('../../public/', import.meta.url));
 const UPLOT_DIR = join(dirname(createRequire(import.meta.url).resolve('uplot/package.json')), 'dist');
@@ -58,7 +58,7 @@ export async function webPlugin(app: FastifyInstance, opts: WebPluginOptions): P
   // Cookies carry the dashboard session and language; the signalling socket and the pages read the session too.
   await app.register(fastifyCookie);
   await app.register(realtimeRoutes, {
-    hub: realtime.hub,
+    realtime,
     pingIntervalMs: realtime.pingIntervalMs,
     connectionsPerAddress: config.wsConnectionsPerAddress,
     memberOf: async (request) => (await currentMember(ctx, request.cookies[SESSION_COOKIE]))?.actor ?? null,
@@ -126,7 +126,7 @@ export async function webPlugin(app: FastifyInstance, opts: WebPluginOptions): P
     // The pre-join screen already says "you are the host"; the server decides again at join.
     const member = (await currentMember(ctx, request.cookies[SESSION_COOKIE]))?.actor ?? null;
     return shell(request, reply, { meetingId: found.meeting.id }, null, undefined, {
-      host: isMeetingAdmin(member, found.meeting),
+      host: isHost(member, found.meeting),
       consultation: found.meeting.type === 'CONSULTATION',
     });
   });

@@ -1,8 +1,8 @@
 /**
- * @module domain/ports/meeting-admin-store
- * What the meeting admin's commands need from storage (part of `Store`):
+ * @module domain/ports/hosting-store
+ * What the host's commands need from storage (part of `Store`):
  * the meeting's lock, the arrivals knocking at it, and who was removed.
- * Every decision is one conditional write, so of two admins (or two
+ * Every decision is one conditional write, so of two hosts (or two
  * instances) acting on one knock at once exactly one decides it.
  */
 import type { MeetingLock } from '../types.ts';
@@ -22,7 +22,7 @@ export interface Knock {
   arrivedAt: Date;
 }
 
-export interface MeetingAdminStore {
+export interface HostingStore {
   /** Sets the lock when it is one of `from` (any, when absent); returns whether it changed. */
   setMeetingLock(meetingId: string, to: MeetingLock, from?: readonly MeetingLock[]): Promise<boolean>;
 

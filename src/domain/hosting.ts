@@ -1,17 +1,17 @@
 /**
- * @module domain/meeting-admin
- * The meeting admin (see `isMeetingAdmin` in policies.ts) runs the call:
+ * @module domain/hosting
+ * The host (see `isHost` in policies.ts) runs the call:
  * ends it for everyone, removes a participant, asks one to mute, locks and
  * unlocks it, and lets in or turns away those who knock. Each command
- * checks the admin on the server, writes its state to the database (so
- * every instance agrees) and raises an event (the realtime hub fans it out
+ * checks the host on the server, writes its state to the database (so
+ * every instance agrees) and raises an event (the realtime side fans it out
  * over the bus; webhooks may report it).
  *
  * Who enters directly and who knocks (`admissionOf`):
- * - the admin always enters; the owner's first entry ends the default
- *   lock of a consultation (`until_owner` becomes `open`);
+ * - the host always enters; the owner's first entry ends the default
+ *   lock of a consultation (`until_owner` becomes `open`, see joining.ts);
  * - a participant removed from this meeting knocks, whatever the lock:
- *   they come back only if the admin lets them in again;
+ *   they come back only if the host lets them in again;
  * - anyone else knocks while the meeting is `locked` or `until_owner`.
  * A knock is decided one by one: unlocking changes what happens to new
  * arrivals, and those already knocking are still let in or turned away.
@@ -21,8 +21,8 @@ import { raise, transact, type DomainContext } from './context.ts';
 import { NotFoundError, ValidationError } from './errors.ts';
 import { liveClock, meetingState, type LiveContext } from './lifecycle.ts';
 import { endMeeting } from './meetings.ts';
-import { authorizeMeetingAdmin, isMeetingAdmin } from './policies.ts';
-import type { Knock } from './ports/meeting-admin-store.ts';
+import { authorizeHost, isHost } from './policies.ts';
+import type { Knock } from './ports/hosting-store.ts';
 import type { Participant, PlaceRef } from './presence.ts';
 import type { Meeting } from './types.ts';
 import { hangUp } from './waiting/calls.ts';
@@ -31,37 +31,10 @@ export type Admission = { kind: 'enter'; host: boolean } | { kind: 'knock'; wasR
 
 /** Whether someone arriving at an open meeting enters or knocks. */
 export async function admissionOf(ctx: DomainContext, meeting: Meeting, who: { actor: Actor | null; guestKey: string | null }): Promise<Admission> {
-  if (isMeetingAdmin(who.actor, meeting)) return { kind: 'enter', host: true };
+  if (isHost(who.actor, meeting)) return { kind: 'enter', host: true };
   if (who.guestKey && (await ctx.store.isRemoved(meeting.id, who.guestKey))) return { kind: 'knock', wasRemoved: true };
   if (meeting.lock !== 'open') return { kind: 'knock', wasRemoved: false };
   return { kind: 'enter', host: false };
-}
-
-/** The owner is in: a consultation waiting for them opens (raising `meeting.unlocked`). */
-export async function hostEntered(ctx: DomainContext, actor: Actor | null, meeting: Meeting): Promise<void> {
-  if (meeting.lock !== 'until_owner' || actor?.kind !== 'member' || actor.user.id !== meeting.ownerUserId) return;
-  await transact(ctx, async (tx) => {
-    if (await tx.store.setMeetingLock(meeting.id, 'open', ['until_owner'])) {
-      raise(tx, { type: 'meeting.unlocked', organizationId: meeting.organizationId, meetingId: meeting.id, byUserId: actor.user.id, at: tx.now() });
-    }
-  });
-}
-
-export interface Knocker {
-  id: string;
-  displayName: string;
-  guestKey: string | null;
-}
-
-/** Someone knocks at a meeting (raising `meeting.knocked`): the admin sees them and decides. */
-export async function knock(ctx: LiveContext, meeting: Meeting, knocker: Knocker, wasRemoved: boolean): Promise<Knock> {
-  return transact(ctx, async (tx) => {
-    const at = tx.now();
-    const entry: Knock = { ...knocker, meetingId: meeting.id, instanceId: ctx.instanceId, wasRemoved, state: 'knocking', arrivedAt: at };
-    await tx.store.insertKnock(entry);
-    raise(tx, { type: 'meeting.knocked', organizationId: meeting.organizationId, meetingId: meeting.id, knockId: knocker.id, displayName: knocker.displayName, at });
-    return entry;
-  });
 }
 
 /** The knocker went away, or was let in and entered: the knock is forgotten. */
@@ -74,9 +47,9 @@ export async function withdrawKnock(ctx: DomainContext, knockId: string): Promis
   });
 }
 
-/** Those knocking at a meeting now (on live instances), oldest first. Only for its admin. */
+/** Those knocking at a meeting now (on live instances), oldest first. Only for its host. */
 export async function knocksOf(ctx: LiveContext, actor: Actor | null, meetingId: string): Promise<Knock[]> {
-  const meeting = await adminsMeeting(ctx, actor, meetingId);
+  const meeting = await hostedMeeting(ctx, actor, meetingId);
   return ctx.store.listKnocks(meeting.id, liveClock(ctx).staleBefore);
 }
 
@@ -91,14 +64,14 @@ export async function turnAway(ctx: DomainContext, actor: Actor | null, meetingI
 }
 
 async function decide(ctx: DomainContext, actor: Actor | null, meetingId: string, knockId: string, state: 'admitted' | 'turned_away'): Promise<Knock> {
-  const meeting = await adminsMeeting(ctx, actor, meetingId);
-  const admin = actor as Extract<Actor, { kind: 'member' }>;
+  const meeting = await hostedMeeting(ctx, actor, meetingId);
+  const host = actor as Extract<Actor, { kind: 'member' }>;
   return transact(ctx, async (tx) => {
     const at = tx.now();
     const decided = await tx.store.decideKnock(meeting.id, knockId, state, at);
     if (!decided) throw new NotFoundError('knock', 'Nobody with this id is knocking (any more).');
     if (state === 'admitted' && decided.guestKey) await tx.store.deleteRemoval(meeting.id, decided.guestKey);
-    const event = { organizationId: meeting.organizationId, meetingId: meeting.id, knockId, displayName: decided.displayName, byUserId: admin.user.id, at };
+    const event = { organizationId: meeting.organizationId, meetingId: meeting.id, knockId, displayName: decided.displayName, byUserId: host.user.id, at };
     raise(tx, state === 'admitted' ? { type: 'participant.admitted', ...event } : { type: 'participant.turned_away', ...event });
     return decided;
   });
@@ -106,11 +79,11 @@ async function decide(ctx: DomainContext, actor: Actor | null, meetingId: string
 
 /** Locks (arrivals knock) or unlocks the meeting, raising `meeting.locked` or `meeting.unlocked` when it changed. */
 export async function setLocked(ctx: DomainContext, actor: Actor | null, meetingId: string, locked: boolean): Promise<boolean> {
-  const meeting = await adminsMeeting(ctx, actor, meetingId);
-  const admin = actor as Extract<Actor, { kind: 'member' }>;
+  const meeting = await hostedMeeting(ctx, actor, meetingId);
+  const host = actor as Extract<Actor, { kind: 'member' }>;
   return transact(ctx, async (tx) => {
     const changed = await tx.store.setMeetingLock(meeting.id, locked ? 'locked' : 'open');
-    const event = { organizationId: meeting.organizationId, meetingId: meeting.id, byUserId: admin.user.id, at: tx.now() };
+    const event = { organizationId: meeting.organizationId, meetingId: meeting.id, byUserId: host.user.id, at: tx.now() };
     if (changed) raise(tx, locked ? { type: 'meeting.locked', ...event } : { type: 'meeting.unlocked', ...event });
     return changed;
   });
@@ -122,8 +95,8 @@ export async function setLocked(ctx: DomainContext, actor: Actor | null, meeting
  * id or their browser, knock if they come back during this meeting.
  */
 export async function removeParticipant(ctx: LiveContext, actor: Actor | null, meetingId: string, participantId: string): Promise<Participant> {
-  const meeting = await adminsMeeting(ctx, actor, meetingId);
-  const admin = actor as Extract<Actor, { kind: 'member' }>;
+  const meeting = await hostedMeeting(ctx, actor, meetingId);
+  const host = actor as Extract<Actor, { kind: 'member' }>;
   const target = await presentIn(ctx, meeting, participantId);
   if (target.host) throw ValidationError.field('participantId', 'The host cannot be removed.');
   const clock = liveClock(ctx);
@@ -132,7 +105,7 @@ export async function removeParticipant(ctx: LiveContext, actor: Actor | null, m
     const place = await tx.store.live.leave(target.id, clock);
     if (!place) throw new NotFoundError('participant', 'This participant has already left.');
     const base = { organizationId: meeting.organizationId, at: clock.at };
-    raise(tx, { type: 'participant.removed', ...base, meetingId: meeting.id, participantId: target.id, displayName: target.displayName, byUserId: admin.user.id });
+    raise(tx, { type: 'participant.removed', ...base, meetingId: meeting.id, participantId: target.id, displayName: target.displayName, byUserId: host.user.id });
     raise(tx, { type: 'participant.left', ...base, place, participantId: target.id });
   });
   return target;
@@ -140,29 +113,29 @@ export async function removeParticipant(ctx: LiveContext, actor: Actor | null, m
 
 /** Asks a participant to mute (raising `participant.mute_requested`); only they can switch their microphone. */
 export async function askToMute(ctx: LiveContext, actor: Actor | null, meetingId: string, participantId: string): Promise<void> {
-  const meeting = await adminsMeeting(ctx, actor, meetingId);
-  const admin = actor as Extract<Actor, { kind: 'member' }>;
+  const meeting = await hostedMeeting(ctx, actor, meetingId);
+  const host = actor as Extract<Actor, { kind: 'member' }>;
   const target = await presentIn(ctx, meeting, participantId);
   await transact(ctx, async (tx) => {
-    raise(tx, { type: 'participant.mute_requested', organizationId: meeting.organizationId, meetingId: meeting.id, participantId: target.id, byUserId: admin.user.id, at: tx.now() });
+    raise(tx, { type: 'participant.mute_requested', organizationId: meeting.organizationId, meetingId: meeting.id, participantId: target.id, byUserId: host.user.id, at: tx.now() });
   });
 }
 
 /** Ends the meeting for everyone now, as a v3 DELETE ends it (`ended`, then its page answers 410); it stays readable through the API as closed. */
 export async function endForEveryone(ctx: DomainContext, actor: Actor | null, meetingId: string): Promise<void> {
-  await adminsMeeting(ctx, actor, meetingId);
-  const admin = actor as Extract<Actor, { kind: 'member' }>;
+  await hostedMeeting(ctx, actor, meetingId);
+  const host = actor as Extract<Actor, { kind: 'member' }>;
   // A waiting-list call ends as a hang-up: the client is served, the member free again.
   if (await hangUp(ctx, meetingId)) return;
-  const ended = await endMeeting(ctx, meetingId, admin.user.id);
+  const ended = await endMeeting(ctx, meetingId, host.user.id);
   if (!ended) throw new NotFoundError('meeting', 'This meeting has already ended.');
 }
 
-/** The open meeting `meetingId`, if `actor` administers it; otherwise ForbiddenError (NotFoundError when there is none open). */
-async function adminsMeeting(ctx: DomainContext, actor: Actor | null, meetingId: string): Promise<Meeting> {
+/** The open meeting `meetingId`, if `actor` hosts it; otherwise ForbiddenError (NotFoundError when there is none open). */
+async function hostedMeeting(ctx: DomainContext, actor: Actor | null, meetingId: string): Promise<Meeting> {
   const meeting = await ctx.store.live.findMeetingRecord({ id: meetingId });
   if (!meeting || meetingState(meeting, ctx.now()) !== 'open') throw new NotFoundError('meeting');
-  authorizeMeetingAdmin(actor, meeting);
+  authorizeHost(actor, meeting);
   return meeting;
 }
 

@@ -1,14 +1,14 @@
 /**
- * @module store/contract/meeting-admin
+ * @module store/contract/hosting
  * The storage contract: a meeting's lock, knocks and removals.
  */
 import assert from 'node:assert/strict';
 import { beforeEach, describe, it } from 'node:test';
-import type { Knock } from '../../domain/ports/meeting-admin-store.ts';
+import type { Knock } from '../../domain/ports/hosting-store.ts';
 import type { StoreConnection } from '../../domain/ports/store.ts';
 import { later, meeting, seed, T0, type ContractEnv } from './fixtures.ts';
 
-export function meetingAdminContract(env: ContractEnv): void {
+export function hostingContract(env: ContractEnv): void {
   let store: StoreConnection;
   beforeEach(() => {
     store = env.store;
@@ -26,7 +26,7 @@ export function meetingAdminContract(env: ContractEnv): void {
     ...overrides,
   });
 
-  describe('meeting admin', () => {
+  describe('host', () => {
     it('round-trips the lock and changes it only from the states given', async () => {
       const { o } = await seed(store);
       const m = meeting(o.id, { type: 'CONSULTATION', lock: 'until_owner' });

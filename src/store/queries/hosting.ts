@@ -1,15 +1,15 @@
 /**
- * @module store/queries/meeting-admin
- * The meeting admin's state: the lock, knocks, removals. Decisions are
- * conditional updates (`WHERE state = 'knocking'`), so two admins acting
+ * @module store/queries/hosting
+ * The host's state: the lock, knocks, removals. Decisions are
+ * conditional updates (`WHERE state = 'knocking'`), so two hosts acting
  * on one knock at once cannot both decide it.
  */
-import type { Knock, MeetingAdminStore } from '../../domain/ports/meeting-admin-store.ts';
+import type { Knock, HostingStore } from '../../domain/ports/hosting-store.ts';
 import { toBool, toInt } from '../mappers.ts';
 import type { MeetingKnocksTable } from '../schema.ts';
 import type { QueryContext } from './db.ts';
 
-export const meetingAdminQueries: MeetingAdminStore & ThisType<QueryContext> = {
+export const hostingQueries: HostingStore & ThisType<QueryContext> = {
   async setMeetingLock(meetingId, to, from) {
     let query = this.db.updateTable('meetings').set({ lock_state: to }).where('id', '=', meetingId).where('lock_state', '!=', to);
     if (from) query = query.where('lock_state', 'in', [...from]);

@@ -1,10 +1,10 @@
 /**
- * The meeting admin over the signalling protocol, with two Foyer instances
+ * The host over the signalling protocol, with two Foyer instances
  * on one PostgreSQL database and one Redis: the owner recognised from
  * their session (and shown to everyone as the host), a consultation's
  * patient knocking until the owner lets them in, removal and the end for
  * everyone reaching the other instance, a removed participant's rejoin
- * refused, and every admin message refused for anyone else.
+ * refused, and every host message refused for anyone else.
  */
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
@@ -22,7 +22,7 @@ import { TestClient, type Message } from './ws-client.ts';
 
 const skip = (await postgresSkipReason()) ?? (await redisSkipReason());
 
-describe('the meeting admin across two instances on one PostgreSQL and one Redis', { skip }, () => {
+describe('the host across two instances on one PostgreSQL and one Redis', { skip }, () => {
   const pair = useTwoInstances({ env: { PASSWORD_HASH_COST: '14' }, orgType: 'medical' });
   let db: TestDatabase;
   let one: FrontEnd;
@@ -96,7 +96,7 @@ describe('the meeting admin across two instances on one PostgreSQL and one Redis
     assert.equal((await join(one, meeting, 'Pat')).first.type, 'welcome');
   });
 
-  it('refuses every admin message from anyone but the admin, and changes nothing', async () => {
+  it('refuses every host message from anyone but the host, and changes nothing', async () => {
     const meeting = await consultation(drLee);
     const owner = await join(one, meeting, 'Dr Lee', { member: drLee });
     const guest = await join(two, meeting, 'Gus');
@@ -144,14 +144,14 @@ describe('the meeting admin across two instances on one PostgreSQL and one Redis
     assert.deepEqual(knockNames(await owner.c.latest('knocks', () => true)), ['Kit']);
     assert.equal(knocker.c.closeCode, undefined);
     assert.ok(!owner.c.messages.some((m) => m.type === 'mute_requested'));
-    for (const c of [guest.c, colleague.c, orgAdmin.c]) assert.equal(c.closeCode, undefined, 'a refused admin message does not close the socket');
+    for (const c of [guest.c, colleague.c, orgAdmin.c]) assert.equal(c.closeCode, undefined, 'a refused host message does not close the socket');
 
     // A knocking participant may not send admin messages at all.
     knocker.c.send({ type: 'admit', knockId });
     assert.equal(await knocker.c.closed, 4400);
   });
 
-  it('makes any ADMIN of the organization the admin of a meeting without an owner, and no member of another organization', async () => {
+  it('makes any ADMIN of the organization the host of a meeting without an owner, and no member of another organization', async () => {
     const meeting = await createMeeting(one.ctx, operatorActor(office), {});
     const stranger = await join(two, meeting, 'Dr Lee', { member: drLee });
     assert.equal(stranger.first.host, false);
@@ -161,7 +161,7 @@ describe('the meeting admin across two instances on one PostgreSQL and one Redis
     await stranger.c.next((m) => m.type === 'mute_requested');
   });
 
-  it('removes a participant on the other instance, refuses their rejoin with the same link, and lets them in again only when the admin does', async () => {
+  it('removes a participant on the other instance, refuses their rejoin with the same link, and lets them in again only when the host does', async () => {
     const meeting = await consultation(drLee, { waitForOwner: false });
     const owner = await join(one, meeting, 'Dr Lee', { member: drLee });
     const browser = randomBytes(18).toString('base64url');
