@@ -13,12 +13,12 @@ const PUBLIC_JS = new URL('../../public/js/', import.meta.url);
 describe('module graph of a page', () => {
   const graph = modulesOf('/static/js/app.js');
 
-  it('starts with the entry and reaches every part of the meeting page and the shared modules it uses', () => {
+  it('starts with the entry and reaches every part of the call component and the shared modules it uses', () => {
     assert.equal(graph[0], '/static/js/app.js');
-    const meetingParts = readdirSync(new URL('meeting/', PUBLIC_JS)).map((name) => `/static/js/meeting/${name}`);
+    const callParts = readdirSync(new URL('call/', PUBLIC_JS)).map((name) => `/static/js/call/${name}`);
     for (const path of [
       '/static/js/pages/meeting.js',
-      ...meetingParts,
+      ...callParts,
       '/static/js/lib/mesh.js',
       '/static/js/lib/signalling.js',
       '/static/js/lib/i18n.js',

@@ -1,16 +1,17 @@
-// @module public/js/meeting/local-media — what this page sends: acquiring
+// @module public/js/call/local-media — what this page sends: acquiring
 // camera and microphone, the mute, camera and share toggles, devices that
 // go away mid-call, and telling the others (a `media` message) after each change.
 import { getLocalMedia, getScreen } from '../lib/media.js';
-import { mesh, refreshControls } from './call.js';
-import { announced, audioTrack, cameraTrack, state, t } from './state.js';
+import { refreshControls } from './screen.js';
+import { announced, audioTrack, cameraTrack } from './tracks.js';
 
-export function sendMedia() {
-  state.signalling?.send({ type: 'media', ...announced() });
+export function sendMedia(c) {
+  c.state.signalling?.send({ type: 'media', ...announced(c.state) });
 }
 
 /** A device unplugged or a permission revoked mid-call ends its track: stop announcing it. */
-function watchEnded(track) {
+function watchEnded(c, track) {
+  const { state, mesh } = c;
   track.addEventListener('ended', () => {
     if (!state.stream.getTracks().includes(track)) return;
     state.stream.removeTrack(track);
@@ -21,13 +22,14 @@ function watchEnded(track) {
       state.videoOn = false;
       if (!state.screenTrack) mesh.replaceVideo(null);
     }
-    refreshControls();
-    sendMedia();
+    refreshControls(c);
+    sendMedia(c);
   });
 }
 
 /** (Re)acquires camera and microphone as the toggles and device choices say; returns a problem to show, or null. */
-export async function acquire() {
+export async function acquire(c) {
+  const { state, mesh, t } = c;
   for (const track of state.stream.getTracks()) track.stop();
   try {
     state.stream = await getLocalMedia({
@@ -42,41 +44,43 @@ export async function acquire() {
     state.videoOn = false;
     return `${t('deviceError')}${error?.name ?? error}`;
   }
-  const mic = audioTrack();
+  const mic = audioTrack(state);
   if (mic) mic.enabled = state.audioOn;
   // A refused or missing device turns its toggle off, so the buttons offer to
   // retry and the join does not promise what nobody will receive.
   if (!mic) state.audioOn = false;
-  if (!cameraTrack()) state.videoOn = false;
-  for (const track of state.stream.getTracks()) watchEnded(track);
+  if (!cameraTrack(state)) state.videoOn = false;
+  for (const track of state.stream.getTracks()) watchEnded(c, track);
   // A join sent while this was running must not go on sending the tracks just stopped.
-  mesh.setLocalTracks(state.stream, mic ?? null, state.screenTrack ?? cameraTrack());
-  if (!mic && !cameraTrack()) return t('noDevices');
+  mesh.setLocalTracks(state.stream, mic ?? null, state.screenTrack ?? cameraTrack(state));
+  if (!mic && !cameraTrack(state)) return t('noDevices');
   return null;
 }
 
-export async function toggleMic() {
+export async function toggleMic(c) {
+  const { state, mesh } = c;
   state.audioOn = !state.audioOn;
-  let mic = audioTrack();
+  let mic = audioTrack(state);
   if (!mic && state.audioOn) {
     try {
       const s = await getLocalMedia({ audio: true, video: false, audioDeviceId: state.audioDevice });
       mic = s.getAudioTracks()[0];
       state.stream.addTrack(mic);
-      watchEnded(mic);
+      watchEnded(c, mic);
       mesh.replaceAudio(mic);
     } catch {
       state.audioOn = false;
     }
   }
   if (mic) mic.enabled = state.audioOn;
-  refreshControls();
-  sendMedia();
+  refreshControls(c);
+  sendMedia(c);
 }
 
-export async function toggleCamera() {
+export async function toggleCamera(c) {
+  const { state, mesh } = c;
   state.videoOn = !state.videoOn;
-  const current = cameraTrack();
+  const current = cameraTrack(state);
   if (!state.videoOn && current) {
     // Stopped, not just disabled, so the camera light goes off.
     current.stop();
@@ -87,42 +91,45 @@ export async function toggleCamera() {
       const s = await getLocalMedia({ audio: false, video: true, videoDeviceId: state.videoDevice });
       const track = s.getVideoTracks()[0];
       state.stream.addTrack(track);
-      watchEnded(track);
+      watchEnded(c, track);
       if (!state.screenTrack) mesh.replaceVideo(track);
     } catch {
       state.videoOn = false;
     }
   }
-  refreshControls();
-  sendMedia();
+  refreshControls(c);
+  sendMedia(c);
 }
 
-export async function toggleShare() {
-  if (state.screenTrack) return stopShare();
+export async function toggleShare(c) {
+  const { state, mesh } = c;
+  if (state.screenTrack) return stopShare(c);
   try {
     state.screenTrack = await getScreen();
   } catch {
     return;
   }
   state.screenStream = new MediaStream([state.screenTrack]);
-  state.screenTrack.addEventListener('ended', stopShare);
+  state.screenTrack.addEventListener('ended', () => stopShare(c));
   mesh.replaceVideo(state.screenTrack);
-  refreshControls();
-  sendMedia();
+  refreshControls(c);
+  sendMedia(c);
 }
 
-function stopShare() {
+function stopShare(c) {
+  const { state, mesh } = c;
   if (!state.screenTrack) return;
   state.screenTrack.stop();
   state.screenTrack = null;
   state.screenStream = null;
-  mesh.replaceVideo(cameraTrack());
-  refreshControls();
-  sendMedia();
+  mesh.replaceVideo(cameraTrack(state));
+  refreshControls(c);
+  sendMedia(c);
 }
 
 /** Everything off (the camera light too), for good: the page is ending. */
-export function stopMedia() {
+export function stopMedia(c) {
+  const { state } = c;
   for (const track of state.stream.getTracks()) track.stop();
   state.screenTrack?.stop();
   state.screenTrack = null;

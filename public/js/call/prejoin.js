@@ -1,18 +1,20 @@
-// @module public/js/meeting/prejoin — the screen before the call: preview,
+// @module public/js/call/prejoin — the screen before the call: preview,
 // microphone and camera toggles, device choice, the name (remembered in
 // localStorage), then Join.
 import { el } from '../lib/dom.js';
 import { listDevices } from '../lib/media.js';
+import { NAME_KEY } from '../lib/page-state.js';
 import { writeStored } from '../lib/storage.js';
 import { acquire } from './local-media.js';
-import { audioTrack, cameraTrack, NAME_KEY, root, settings, state, t } from './state.js';
+import { audioTrack, cameraTrack } from './tracks.js';
 
 /**
  * Replaces the page with the pre-join screen; `onJoin` runs once a valid
  * name is submitted. `message`: a problem to show. `labels`: the heading
  * and the button, for pages that lead somewhere else than a meeting.
  */
-export async function showPrejoin(onJoin, message, labels = {}) {
+export async function showPrejoin(c, onJoin, message, labels = {}) {
+  const { state, t, settings } = c;
   state.phase = 'prejoin';
   const preview = el('video', { class: 'preview', autoplay: true, playsinline: true, muted: true });
   preview.muted = true;
@@ -32,7 +34,7 @@ export async function showPrejoin(onJoin, message, labels = {}) {
   };
   const refreshPreview = () => {
     preview.srcObject = state.stream;
-    preview.classList.toggle('off', !cameraTrack());
+    preview.classList.toggle('off', !cameraTrack(state));
   };
   const refreshDevices = async () => {
     const { cameras, microphones } = await listDevices();
@@ -40,11 +42,11 @@ export async function showPrejoin(onJoin, message, labels = {}) {
       select.replaceChildren(...devices.map((d, i) => el('option', { value: d.deviceId, selected: d.deviceId === current }, d.label || `${label} ${i + 1}`)));
       select.disabled = devices.length === 0;
     };
-    fill(cameraSelect, cameras, cameraTrack()?.getSettings().deviceId, t('camera'));
-    fill(micSelect, microphones, audioTrack()?.getSettings().deviceId, t('microphone'));
+    fill(cameraSelect, cameras, cameraTrack(state)?.getSettings().deviceId, t('camera'));
+    fill(micSelect, microphones, audioTrack(state)?.getSettings().deviceId, t('microphone'));
   };
   const reacquire = async () => {
-    const problem = await acquire();
+    const problem = await acquire(c);
     error.textContent = problem ?? '';
     refreshButtons();
     refreshPreview();
@@ -53,7 +55,7 @@ export async function showPrejoin(onJoin, message, labels = {}) {
 
   micButton.addEventListener('click', async () => {
     state.audioOn = !state.audioOn;
-    const mic = audioTrack();
+    const mic = audioTrack(state);
     if (mic) mic.enabled = state.audioOn;
     refreshButtons();
     // Unmuting without a microphone asks for one again (it may have been refused).
@@ -102,7 +104,7 @@ export async function showPrejoin(onJoin, message, labels = {}) {
     writeStored(NAME_KEY, state.name);
     void onJoin();
   });
-  root.replaceChildren(form);
+  c.root.replaceChildren(form);
   refreshButtons();
   await reacquire();
 }

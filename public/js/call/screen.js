@@ -1,33 +1,23 @@
-// @module public/js/meeting/call — the call screen: header, one tile per
-// participant (own first), the participant list, the controls; and the
-// mesh whose remote streams fill the tiles.
+// @module public/js/call/screen — the call screen: header, one tile per
+// participant (own first), the participant list, the controls; remote
+// streams from the mesh fill the tiles.
 import { el } from '../lib/dom.js';
 import { canShareScreen } from '../lib/media.js';
-import { Mesh } from '../lib/mesh.js';
 import { hostBadge, hostButtons, participantActions, refreshLock, renderKnocks } from './host.js';
-import { cameraTrack, embed, root, settings, state, t } from './state.js';
-
-/** Remote participants' tiles by participant id. */
-const tiles = new Map();
-
-export const mesh = new Mesh({
-  iceServers: settings.iceServers,
-  send: (m) => state.signalling?.send(m),
-  onStream: (id, stream) => showRemote(id, stream),
-  onGone: (id) => removeTile(id),
-});
+import { cameraTrack } from './tracks.js';
 
 function controlButton(id, label, onclick) {
   return el('button', { type: 'button', id, class: 'control', onclick }, label);
 }
 
-/** Replaces the page with the call; `actions` are what its buttons do (see meeting/local-media.js, meeting/end.js). */
-export function renderCall({ toggleMic, toggleCamera, toggleShare, leave }) {
+/** Replaces the page with the call; `actions` are what its buttons do. */
+export function renderCall(c, { toggleMic, toggleCamera, toggleShare, leave }) {
+  const { state, t, embed, settings } = c;
   state.phase = 'call';
   const selfVideo = el('video', { autoplay: true, playsinline: true, muted: true });
   selfVideo.muted = true;
   selfVideo.srcObject = state.stream;
-  const selfTile = el('figure', { class: 'tile self', id: 'tile-self' }, selfVideo, el('figcaption', {}, `${state.name} (${t('you')})`, state.host ? hostBadge() : null));
+  const selfTile = el('figure', { class: 'tile self', id: 'tile-self' }, selfVideo, el('figcaption', {}, `${state.name} (${t('you')})`, state.host ? hostBadge(c) : null));
   const grid = el('section', { class: 'tiles', id: 'tiles' }, selfTile);
   // On phones the list starts folded away; the videos need the room.
   const people = el('aside', { class: 'people', id: 'people', hidden: embed || matchMedia('(max-width: 640px)').matches }, el('h2', {}, t('participants')), el('ul', { id: 'people-list' }));
@@ -38,7 +28,7 @@ export function renderCall({ toggleMic, toggleCamera, toggleShare, leave }) {
     controlButton('cam', '', toggleCamera),
     canShareScreen() ? controlButton('share', '', toggleShare) : null,
     embed ? null : controlButton('people-toggle', t('participants'), () => (people.hidden = !people.hidden)),
-    ...hostButtons(),
+    ...hostButtons(c),
     controlButton('leave', t('leave'), leave),
   );
   const header = embed
@@ -53,16 +43,17 @@ export function renderCall({ toggleMic, toggleCamera, toggleShare, leave }) {
   const knocks = el('section', { class: 'knocks', id: 'knocks', 'aria-labelledby': 'knocks-title', hidden: true });
   const hostNotice = el('p', { class: 'notice', id: 'host-notice', role: 'status' });
   const notice = el('p', { class: 'notice', id: 'notice', role: 'status' });
-  root.replaceChildren(el('div', { class: 'call' }, header, knocks, el('div', { class: 'stage' }, grid, people), hostNotice, notice, controls));
-  tiles.clear();
-  refreshControls();
-  refreshLock();
-  renderKnocks();
-  renderParticipants();
+  c.root.replaceChildren(el('div', { class: 'call' }, header, knocks, el('div', { class: 'stage' }, grid, people), hostNotice, notice, controls));
+  c.tiles.clear();
+  refreshControls(c);
+  refreshLock(c);
+  renderKnocks(c);
+  renderParticipants(c);
 }
 
 /** The buttons and the self view, after any change to what this page sends. */
-export function refreshControls() {
+export function refreshControls(c) {
+  const { state, t } = c;
   const set = (id, text, pressed) => {
     const b = document.getElementById(id);
     if (!b) return;
@@ -77,13 +68,14 @@ export function refreshControls() {
     const showing = state.screenStream ?? state.stream;
     if (self.srcObject !== showing) self.srcObject = showing;
     const tile = document.getElementById('tile-self');
-    tile.classList.toggle('off', !state.screenTrack && !cameraTrack());
+    tile.classList.toggle('off', !state.screenTrack && !cameraTrack(state));
     // The camera is mirrored like a mirror; a shared screen must read the right way round.
     tile.classList.toggle('sharing', Boolean(state.screenTrack));
   }
 }
 
-function flags(p) {
+function flags(c, p) {
+  const { t } = c;
   const out = [];
   if (!p.audio) out.push(t('muted'));
   if (!p.video && !p.screen) out.push(t('camOff'));
@@ -92,7 +84,8 @@ function flags(p) {
 }
 
 /** The list, the count and the remote tiles' captions, from `state.participants`. */
-export function renderParticipants() {
+export function renderParticipants(c) {
+  const { state, t } = c;
   const list = document.getElementById('people-list');
   if (list) {
     list.replaceChildren(
@@ -100,8 +93,8 @@ export function renderParticipants() {
         el(
           'li',
           { 'data-id': p.id },
-          el('span', { class: 'who' }, p.id === state.selfId ? `${p.name} (${t('you')})` : p.name, p.host ? hostBadge() : null, el('small', {}, flags(p))),
-          participantActions(p),
+          el('span', { class: 'who' }, p.id === state.selfId ? `${p.name} (${t('you')})` : p.name, p.host ? hostBadge(c) : null, el('small', {}, flags(c, p))),
+          participantActions(c, p),
         ),
       ),
     );
@@ -109,9 +102,9 @@ export function renderParticipants() {
   const count = document.getElementById('count');
   if (count) count.textContent = `${state.participants.length} · ${t('participants')}`;
   for (const p of state.participants) {
-    const tile = tiles.get(p.id);
+    const tile = c.tiles.get(p.id);
     if (!tile) continue;
-    tile.caption.replaceChildren(p.name + flags(p), p.host ? hostBadge() : '');
+    tile.caption.replaceChildren(p.name + flags(c, p), p.host ? hostBadge(c) : '');
     tile.node.classList.toggle('off', !p.video && !p.screen);
     tile.node.classList.toggle('sharing', Boolean(p.screen));
   }
@@ -119,26 +112,26 @@ export function renderParticipants() {
   if (notice && !notice.dataset.sticky) notice.textContent = state.participants.length <= 1 ? t('alone') : '';
 }
 
-function ensureTile(id) {
-  let tile = tiles.get(id);
+function ensureTile(c, id) {
+  let tile = c.tiles.get(id);
   if (tile) return tile;
   const video = el('video', { autoplay: true, playsinline: true });
   const caption = el('figcaption', {});
   const node = el('figure', { class: 'tile', 'data-id': id }, video, caption);
   document.getElementById('tiles')?.append(node);
   tile = { node, video, caption };
-  tiles.set(id, tile);
+  c.tiles.set(id, tile);
   if ('requestVideoFrameCallback' in video) {
     video.requestVideoFrameCallback(() => {
-      state.firstRemoteFrameAt ??= performance.now();
+      c.state.firstRemoteFrameAt ??= performance.now();
     });
   }
-  renderParticipants();
+  renderParticipants(c);
   return tile;
 }
 
-function showRemote(id, stream) {
-  const tile = ensureTile(id);
+export function showRemote(c, id, stream) {
+  const tile = ensureTile(c, id);
   // Once per stream: the mesh reports it for each of its tracks.
   if (tile.video.srcObject === stream) return;
   tile.video.srcObject = stream;
@@ -149,15 +142,15 @@ function showRemote(id, stream) {
     if (error?.name !== 'NotAllowedError') return;
     tile.video.muted = true;
     tile.video.play().catch(() => {});
-    offerSound();
+    offerSound(c);
   });
 }
 
-function offerSound() {
+function offerSound(c) {
   if (document.getElementById('enable-sound')) return;
-  const button = el('button', { type: 'button', id: 'enable-sound', class: 'primary' }, t('enableSound'));
+  const button = el('button', { type: 'button', id: 'enable-sound', class: 'primary' }, c.t('enableSound'));
   button.addEventListener('click', () => {
-    for (const tile of tiles.values()) {
+    for (const tile of c.tiles.values()) {
       tile.video.muted = false;
       tile.video.play().catch(() => {});
     }
@@ -166,7 +159,7 @@ function offerSound() {
   document.querySelector('.call')?.prepend(button);
 }
 
-function removeTile(id) {
-  tiles.get(id)?.node.remove();
-  tiles.delete(id);
+export function removeTile(c, id) {
+  c.tiles.get(id)?.node.remove();
+  c.tiles.delete(id);
 }
