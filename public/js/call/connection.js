@@ -3,13 +3,16 @@
 // (docs/signalling.md): come back, an end screen, or a refusal.
 import { Signalling } from '../lib/signalling.js';
 import { CloseCode, RECONNECT_CODES } from '../shared/close-codes.js';
-import { finish, leave } from './end.js';
+import { announcePresence } from './announce.js';
+import { onChat, onChatRefused } from './chat.js';
+import { finish } from './end.js';
 import { announce, refreshLock, renderKnocks, showMuteRequest } from './host.js';
 import { showKnock } from './knock.js';
-import { sendMedia, toggleCamera, toggleMic, toggleShare } from './local-media.js';
+import { sendMedia, toggleMic } from './local-media.js';
 import { showPrejoin } from './prejoin.js';
+import { announceHands, onReaction } from './reactions.js';
 import { cancelReconnect, reconnectLater, resetBackoff } from './reconnect.js';
-import { renderCall, renderParticipants } from './screen.js';
+import { refresh, renderCall } from './screen.js';
 import { announced, audioTrack, cameraTrack, remember } from './tracks.js';
 
 /** Connects and joins as `state.name`, sending what `state` says is on. */
@@ -42,11 +45,32 @@ export async function connect(c) {
     return;
   }
   const { audio, video } = announced(state);
+  c.joinedWith = { audio, video, screen: false };
   signalling.send({ type: 'join', ...settings.target, name: state.name, audio, video });
 }
 
-function callActions(c) {
-  return { toggleMic: () => toggleMic(c), toggleCamera: () => toggleCamera(c), toggleShare: () => toggleShare(c), leave: () => leave(c) };
+function onWelcome(c, m) {
+  const { state } = c;
+  state.selfId = m.you.id;
+  state.host = m.host === true;
+  state.locked = m.locked === true;
+  state.knocks = [];
+  c.peerStates.clear();
+  resetBackoff(c);
+  c.mesh.setSelf(m.you.id);
+  // What is sent is what the page has now: the devices may have changed
+  // since the join was sent (a camera that answered late, a long knock).
+  c.mesh.setLocalTracks(state.stream, audioTrack(state), state.screenTrack ?? cameraTrack(state));
+  state.participants = m.participants;
+  // What this server relays besides media (chat, hands, reactions): the page offers only that.
+  c.features = new Set(Array.isArray(m.features) ? m.features : []);
+  renderCall(c);
+  c.emit('call');
+  // `join` said what was there then; whatever changed since (a late camera, a shared screen) is said now.
+  if (JSON.stringify(announced(state)) !== JSON.stringify(c.joinedWith)) sendMedia(c);
+  // A raised hand survives a reconnect.
+  if (c.ui.hand && c.features.has('hand')) state.signalling?.send({ type: 'hand', raised: true });
+  onParticipants(c, m.participants, null);
 }
 
 async function onMessage(c, m) {
@@ -56,25 +80,17 @@ async function onMessage(c, m) {
       resetBackoff(c);
       return showKnock(c, m.wasRemoved);
     case 'welcome':
-      state.selfId = m.you.id;
-      state.host = m.host === true;
-      state.locked = m.locked === true;
-      state.knocks = [];
-      resetBackoff(c);
-      c.mesh.setSelf(m.you.id);
-      // What is sent is what the page has now: the devices may have changed
-      // since the join was sent (a pre-join still acquiring, a long knock).
-      c.mesh.setLocalTracks(state.stream, audioTrack(state), state.screenTrack ?? cameraTrack(state));
-      renderCall(c, callActions(c));
-      // "join" has no screen flag: a rejoin while sharing says so right after.
-      if (state.screenTrack) sendMedia(c);
-      return onParticipants(c, m.participants);
+      return onWelcome(c, m);
     case 'participants':
-      return onParticipants(c, m.participants);
+      return onParticipants(c, m.participants, state.participants);
     case 'offer':
     case 'answer':
     case 'ice':
       return c.mesh.handle(m);
+    case 'chat':
+      return onChat(c, m);
+    case 'reaction':
+      return onReaction(c, m);
     case 'knocks': {
       const previous = state.knocks;
       state.knocks = m.knocks;
@@ -92,6 +108,7 @@ async function onMessage(c, m) {
       if (m.code === 'bad_name') return showPrejoin(c, () => connect(c), m.message);
       if (m.code === 'removed') return finish(c, 'removed');
       if (m.code === 'turned_away') return finish(c, 'turnedAway');
+      if (m.code === 'slow_down') return onChatRefused(c);
       // A host action the server did not carry out (the knocker left, the participant was gone).
       if (['forbidden', 'not_found', 'validation_failed'].includes(m.code) && state.phase === 'call') return announce(t('refused') + m.message);
       if (m.code === 'not_found') return finish(c, 'notFound');
@@ -103,10 +120,17 @@ async function onMessage(c, m) {
   }
 }
 
-function onParticipants(c, participants) {
+function onParticipants(c, participants, before) {
   c.state.participants = participants;
+  // The server's word on this page's own hand (a second tab of the same person cannot raise it).
+  const self = participants.find((p) => p.id === c.state.selfId);
+  if (self && 'hand' in self) c.ui.hand = Boolean(self.hand);
   c.mesh.sync(participants);
-  renderParticipants(c);
+  if (before) {
+    announcePresence(c, before, participants);
+    announceHands(c, before, participants);
+  }
+  refresh(c);
 }
 
 function onClose(c, code) {

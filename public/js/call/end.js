@@ -3,6 +3,7 @@
 // joinable, and failed (the server refused this connection for good;
 // nothing retries). Removed and turned away offer no rejoin button.
 import { el } from '../lib/dom.js';
+import { stopMonitors } from './index.js';
 import { stopMedia } from './local-media.js';
 import { cancelReconnect } from './reconnect.js';
 
@@ -15,6 +16,7 @@ export function finish(c, kind, code) {
   state.signalling?.close();
   state.signalling = null;
   c.mesh.closeAll();
+  stopMonitors(c);
   stopMedia(c);
   state.participants = [];
   if (c.onEnd && c.onEnd(kind, code) !== false) return;

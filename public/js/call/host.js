@@ -8,17 +8,9 @@ import { el } from '../lib/dom.js';
 
 const send = (c, message) => c.state.signalling?.send(message);
 
-export function hostBadge(c) {
-  return el('span', { class: 'badge host-badge' }, c.t('host'));
-}
-
-/** The host's buttons in the control bar; none for anyone else. */
-export function hostButtons(c) {
-  const { state, t } = c;
-  if (!state.host) return [];
-  const lock = el('button', { type: 'button', id: 'lock', class: 'control', onclick: () => send(c, { type: state.locked ? 'unlock' : 'lock' }) });
-  const end = el('button', { type: 'button', id: 'end-all', class: 'control danger', onclick: () => endForAll(c) }, t('endForAll'));
-  return [lock, end];
+/** Locks the meeting (arrivals knock) or unlocks it. */
+export function toggleLock(c) {
+  send(c, { type: c.state.locked ? 'unlock' : 'lock' });
 }
 
 /** The lock button, the locked badge and notice, after a change of `state.locked`. */
@@ -26,7 +18,7 @@ export function refreshLock(c) {
   const { state, t } = c;
   const lock = document.getElementById('lock');
   if (lock) {
-    lock.textContent = state.locked ? t('unlock') : t('lock');
+    lock.querySelector('.btn-label').textContent = state.locked ? t('unlock') : t('lock');
     lock.setAttribute('aria-pressed', String(state.locked));
   }
   const badge = document.getElementById('locked-badge');
@@ -35,7 +27,8 @@ export function refreshLock(c) {
   if (notice && state.host && state.locked && !notice.textContent) notice.textContent = t('lockedNotice');
 }
 
-async function endForAll(c) {
+/** Ends the meeting for everyone, after a confirmation. */
+export async function endForAll(c) {
   const { t } = c;
   if (await confirmAction(c, t('endConfirmTitle'), t('endConfirmText'), t('endForAll'))) send(c, { type: 'end' });
 }

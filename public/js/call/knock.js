@@ -6,7 +6,7 @@
 import { el } from '../lib/dom.js';
 import { leave } from './end.js';
 import { toggleCamera, toggleMic } from './local-media.js';
-import { refreshControls } from './screen.js';
+import { refreshControls } from './controls.js';
 
 export function showKnock(c, wasRemoved) {
   const { state, t, embed, settings } = c;

@@ -11,6 +11,7 @@ export function createConsoleCall(page) {
 
   /** The call ended (either side hung up, or it was closed): the console shows the line again. */
   const call = createCall(page, {
+    waitingCall: true,
     onEnd() {
       meetingId = null;
       state.firstRemoteFrameAt = null;

@@ -13,10 +13,12 @@ import { createPageState } from '../lib/page-state.js';
 import { CloseCode } from '../shared/close-codes.js';
 import { meetingTexts } from '../shared/strings/meeting.js';
 import { meetingHostTexts } from '../shared/strings/meeting-host.js';
+import { callTexts } from '../shared/strings/call.js';
+import { permissionTexts } from '../shared/strings/permissions.js';
 
 const $ = (id) => document.getElementById(id);
 // The call's texts in the language the server rendered the page in.
-const page = createPageState({ texts: [meetingTexts, meetingHostTexts] });
+const page = createPageState({ texts: [meetingTexts, meetingHostTexts, callTexts, permissionTexts] });
 const { settings, state } = page;
 const texts = consoleTexts(document.documentElement.lang || page.lang);
 const { ct } = texts;

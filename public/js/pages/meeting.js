@@ -6,8 +6,10 @@ import { createCall } from '../call/index.js';
 import { createPageState } from '../lib/page-state.js';
 import { meetingTexts } from '../shared/strings/meeting.js';
 import { meetingHostTexts } from '../shared/strings/meeting-host.js';
+import { callTexts } from '../shared/strings/call.js';
+import { permissionTexts } from '../shared/strings/permissions.js';
 
-const page = createPageState({ texts: [meetingTexts, meetingHostTexts] });
+const page = createPageState({ texts: [meetingTexts, meetingHostTexts, callTexts, permissionTexts] });
 const { state, params } = page;
 document.documentElement.lang = page.lang;
 if (page.embed) document.body.classList.add('embed');

@@ -9,11 +9,13 @@ import { createPageState } from '../lib/page-state.js';
 import { CloseCode } from '../shared/close-codes.js';
 import { meetingTexts } from '../shared/strings/meeting.js';
 import { meetingHostTexts } from '../shared/strings/meeting-host.js';
+import { callTexts } from '../shared/strings/call.js';
+import { permissionTexts } from '../shared/strings/permissions.js';
 import { createLine } from '../waiting/line.js';
 import { createScreens } from '../waiting/screens.js';
 import { waitingTranslator } from '../waiting/texts.js';
 
-const page = createPageState({ texts: [meetingTexts, meetingHostTexts] });
+const page = createPageState({ texts: [meetingTexts, meetingHostTexts, callTexts, permissionTexts] });
 const { state, settings, params } = page;
 const wt = waitingTranslator(page.lang);
 document.documentElement.lang = page.lang;
@@ -32,6 +34,7 @@ let outcomeTimer = null;
 // the client, it is over; ended from the other side, the line says whether
 // they were served or handed back to the front (their member vanished).
 const call = createCall(page, {
+  waitingCall: true,
   onEnd(kind) {
     if (kind !== 'left' && kind !== 'ended') return false;
     callMeeting = null;
