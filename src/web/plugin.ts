@@ -10,6 +10,7 @@
  *   `queryParameters` applied;
  * - plain pages answering 404 (unknown) and 410 (closed or deleted);
  * - `/static/*`: the front end's files (public/), served from the repo;
+ *   `/static/bundles/*`: each page's script in one file (bundles.ts);
  *   `/static/vendor/uplot/`: the two files of the uPlot package the
  *   dashboard's usage charts load (its ES module and style sheet), from
  *   node_modules, so no CDN is involved;
@@ -32,7 +33,8 @@ import { iceServersFor } from '../realtime/ice.ts';
 import type { Realtime } from '../realtime/realtime.ts';
 import { realtimeRoutes } from '../realtime/ws-route.ts';
 import { pageHeaders } from './headers.ts';
-import { MEETING_ENTRY, plainView, shellView, WAITING_ENTRY, type ShellSettings } from './pages.ts';
+import { bundleRoutes } from './bundles.ts';
+import { plainView, shellView, type ShellSettings } from './pages.ts';
 import { pageStrings, pickLang, type Lang } from './strings.ts';
 import { dashboardPlugin } from './dashboard/plugin.ts';
 import { DASHBOARD, SESSION_COOKIE } from './dashboard/session.ts';
@@ -90,6 +92,8 @@ export async function webPlugin(app: FastifyInstance, opts: WebPluginOptions): P
     },
   });
 
+  // Before the pages: their shells name the bundles by their content's hash.
+  await app.register(bundleRoutes);
   await registerViews(app);
   await app.register(dashboardPlugin, { ctx, config, prefix: DASHBOARD });
 
@@ -116,7 +120,7 @@ export async function webPlugin(app: FastifyInstance, opts: WebPluginOptions): P
     pageHeaders(reply, request, config.frameAncestors);
     ensureParticipantCookie(request, reply, config.publicUrl);
     const settings: ShellSettings = { target, title, iceServers: iceServersFor(config.ice, ctx.now()), wsPath: '/ws', ...meeting, ...(waiting ? { waiting } : {}) };
-    return reply.type('text/html; charset=utf-8').viewAsync('shell', shellView(settings, langOf(request), waiting ? WAITING_ENTRY : MEETING_ENTRY));
+    return reply.type('text/html; charset=utf-8').viewAsync('shell', shellView(settings, langOf(request), waiting ? 'waiting' : 'meeting'));
   };
 
   app.get<{ Params: { id: string } }>('/meetings/:id', { schema: { hide: true } }, async (request, reply) => {

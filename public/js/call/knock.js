@@ -1,22 +1,22 @@
-// @module public/js/meeting/knock — the knock screen: the meeting is locked
+// @module public/js/call/knock — the knock screen: the meeting is locked
 // (a consultation waiting for its clinician, or locked by the host), or this
 // participant was removed earlier; they wait calmly, with their own camera
 // to check, until the host lets them in (the server then sends `welcome`
 // and the call replaces this screen) or turns them away.
 import { el } from '../lib/dom.js';
-import { refreshControls } from './call.js';
 import { leave } from './end.js';
 import { toggleCamera, toggleMic } from './local-media.js';
-import { embed, root, settings, state, t } from './state.js';
+import { refreshControls } from './controls.js';
 
-export function showKnock(wasRemoved) {
+export function showKnock(c, wasRemoved) {
+  const { state, t, embed, settings } = c;
   state.phase = 'knocking';
   const preview = el('video', { autoplay: true, playsinline: true, muted: true, 'aria-label': t('camera') });
   preview.muted = true;
   preview.srcObject = state.stream;
   const selfTile = el('figure', { class: 'tile self', id: 'tile-self' }, preview, el('figcaption', {}, state.name));
   const status = wasRemoved ? t('knockRemoved') : settings.consultation ? t('knockConsultation') : t('knockMeeting');
-  root.replaceChildren(
+  c.root.replaceChildren(
     el(
       'section',
       { class: 'waiting knock', id: 'knock', 'aria-live': 'polite', 'data-removed': String(Boolean(wasRemoved)) },
@@ -27,11 +27,11 @@ export function showKnock(wasRemoved) {
       el(
         'div',
         { class: 'row' },
-        el('button', { type: 'button', id: 'mic', class: 'control', onclick: toggleMic }),
-        el('button', { type: 'button', id: 'cam', class: 'control', onclick: toggleCamera }),
+        el('button', { type: 'button', id: 'mic', class: 'control', onclick: () => toggleMic(c) }),
+        el('button', { type: 'button', id: 'cam', class: 'control', onclick: () => toggleCamera(c) }),
       ),
-      el('button', { type: 'button', id: 'leave-knock', class: 'danger', onclick: leave }, t('leave')),
+      el('button', { type: 'button', id: 'leave-knock', class: 'danger', onclick: () => leave(c) }, t('leave')),
     ),
   );
-  refreshControls();
+  refreshControls(c);
 }

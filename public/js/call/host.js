@@ -1,31 +1,24 @@
-// @module public/js/meeting/host — the meeting admin (the host) in the call:
+// @module public/js/call/host — the meeting admin (the host) in the call:
 // the host badge everyone sees, the host's own controls (lock or unlock, end
 // for everyone after a confirmation, remove and ask to mute per participant,
 // the knock list with let in and turn away), and the mute request a
 // participant is shown. The server decides who the host is and checks every
 // action; these are only the buttons.
 import { el } from '../lib/dom.js';
-import { state, t, tf } from './state.js';
 
-const send = (message) => state.signalling?.send(message);
+const send = (c, message) => c.state.signalling?.send(message);
 
-export function hostBadge() {
-  return el('span', { class: 'badge host-badge' }, t('host'));
-}
-
-/** The host's buttons in the control bar; none for anyone else. */
-export function hostButtons() {
-  if (!state.host) return [];
-  const lock = el('button', { type: 'button', id: 'lock', class: 'control', onclick: () => send({ type: state.locked ? 'unlock' : 'lock' }) });
-  const end = el('button', { type: 'button', id: 'end-all', class: 'control danger', onclick: endForAll }, t('endForAll'));
-  return [lock, end];
+/** Locks the meeting (arrivals knock) or unlocks it. */
+export function toggleLock(c) {
+  send(c, { type: c.state.locked ? 'unlock' : 'lock' });
 }
 
 /** The lock button, the locked badge and notice, after a change of `state.locked`. */
-export function refreshLock() {
+export function refreshLock(c) {
+  const { state, t } = c;
   const lock = document.getElementById('lock');
   if (lock) {
-    lock.textContent = state.locked ? t('unlock') : t('lock');
+    lock.querySelector('.btn-label').textContent = state.locked ? t('unlock') : t('lock');
     lock.setAttribute('aria-pressed', String(state.locked));
   }
   const badge = document.getElementById('locked-badge');
@@ -34,18 +27,21 @@ export function refreshLock() {
   if (notice && state.host && state.locked && !notice.textContent) notice.textContent = t('lockedNotice');
 }
 
-async function endForAll() {
-  if (await confirmAction(t('endConfirmTitle'), t('endConfirmText'), t('endForAll'))) send({ type: 'end' });
+/** Ends the meeting for everyone, after a confirmation. */
+export async function endForAll(c) {
+  const { t } = c;
+  if (await confirmAction(c, t('endConfirmTitle'), t('endConfirmText'), t('endForAll'))) send(c, { type: 'end' });
 }
 
 /** What the host can do to participant `p` in the list; nothing for others, themselves or another host. */
-export function participantActions(p) {
+export function participantActions(c, p) {
+  const { state, t, tf } = c;
   if (!state.host || p.id === state.selfId || p.host) return null;
   const remove = async () => {
-    if (await confirmAction(tf('removeConfirmTitle', { name: p.name }), t('removeConfirmText'), t('remove'))) send({ type: 'remove', participantId: p.id });
+    if (await confirmAction(c, tf('removeConfirmTitle', { name: p.name }), t('removeConfirmText'), t('remove'))) send(c, { type: 'remove', participantId: p.id });
   };
   const askMute = () => {
-    send({ type: 'ask_mute', participantId: p.id });
+    send(c, { type: 'ask_mute', participantId: p.id });
     announce(tf('askedMute', { name: p.name }));
   };
   return el(
@@ -57,7 +53,8 @@ export function participantActions(p) {
 }
 
 /** The host's knock list (hidden when nobody knocks), from `state.knocks`; a new arrival is announced. */
-export function renderKnocks(previous = []) {
+export function renderKnocks(c, previous = []) {
+  const { state, t, tf } = c;
   const section = document.getElementById('knocks');
   if (!section) return;
   // A keyboard user who just let someone in keeps their place: the next knock, or the lock button.
@@ -71,8 +68,8 @@ export function renderKnocks(previous = []) {
       el(
         'span',
         { class: 'knock-actions' },
-        el('button', { type: 'button', class: 'small primary', 'data-action': 'let-in', 'aria-label': tf('letInLabel', { name: k.name }), onclick: () => send({ type: 'admit', knockId: k.id }) }, t('letIn')),
-        el('button', { type: 'button', class: 'small', 'data-action': 'turn-away', 'aria-label': tf('turnAwayLabel', { name: k.name }), onclick: () => send({ type: 'turn_away', knockId: k.id }) }, t('turnAway')),
+        el('button', { type: 'button', class: 'small primary', 'data-action': 'let-in', 'aria-label': tf('letInLabel', { name: k.name }), onclick: () => send(c, { type: 'admit', knockId: k.id }) }, t('letIn')),
+        el('button', { type: 'button', class: 'small', 'data-action': 'turn-away', 'aria-label': tf('turnAwayLabel', { name: k.name }), onclick: () => send(c, { type: 'turn_away', knockId: k.id }) }, t('turnAway')),
       ),
     ),
   );
@@ -91,7 +88,8 @@ export function announce(text) {
 }
 
 /** The host asked this participant to mute: they decide (nobody can switch another's microphone). */
-export function showMuteRequest(mute) {
+export function showMuteRequest(c, mute) {
+  const { state, t } = c;
   document.getElementById('mute-request')?.remove();
   const box = el(
     'div',
@@ -106,7 +104,8 @@ export function showMuteRequest(mute) {
 }
 
 /** A modal question with Cancel (the default) and a confirming button; resolves true when confirmed. */
-export function confirmAction(title, text, confirmLabel) {
+export function confirmAction(c, title, text, confirmLabel) {
+  const { t } = c;
   return new Promise((resolve) => {
     const dialog = el(
       'dialog',
