@@ -57,10 +57,10 @@ export function summary(what: string, times: number[], failures: number, goalMs:
  * addition gives Foyer a secret coturn does not know, to see failures
  * reported as such. Without `--relay`: no TURN, default ICE settings.
  */
-export async function relayOption(args: string[]): Promise<{ ice?: IceConfig; turn?: Coturn; label: string }> {
-  if (!args.includes('--relay')) return { label: 'direct (loopback)' };
+export async function relayOption(args: string[]): Promise<{ ice?: IceConfig; env: Record<string, string>; turn?: Coturn; label: string }> {
+  if (!args.includes('--relay')) return { env: {}, label: 'direct (loopback)' };
   const turn = await startCoturn();
   const wrong = args.includes('--wrong-turn-secret');
-  const ice = loadConfig({ ICE_SERVERS: turn.urls.join(','), TURN_SECRET: wrong ? `not-${turn.secret}` : turn.secret, ICE_TRANSPORT_POLICY: 'relay' }).ice;
-  return { ice, turn, label: wrong ? 'through coturn, relay only, with a WRONG secret' : 'through coturn, relay only' };
+  const env = { ICE_SERVERS: turn.urls.join(','), TURN_SECRET: wrong ? `not-${turn.secret}` : turn.secret, ICE_TRANSPORT_POLICY: 'relay' };
+  return { ice: loadConfig(env).ice, env, turn, label: wrong ? 'through coturn, relay only, with a WRONG secret' : 'through coturn, relay only' };
 }

@@ -64,10 +64,10 @@ describe('calls through a TURN relay in Firefox', { skip: coturnSkipReason() ?? 
   it('with a wrong secret shows the failure, "Try again" and a hint in Firefox, and no frame', async () => {
     const { fox } = await pair(await s.newMeeting(s.wrongSecret));
     await fox.page.waitForSelector(tileIn('Ann', 'failed'), { timeout: WAIT });
-    assert.equal(await fox.page.textContent(`${tileIn('Ann', 'failed')} .peer-state p`), 'Can’t reach Ann — trying again');
-    await fox.page.getByRole('button', { name: 'Try again' }).click();
+    assert.equal(await fox.page.textContent(`${tileIn('Ann', 'failed')} .state-text`), "Can't reach Ann — trying again");
+    await fox.page.locator(tileIn('Ann', 'failed')).getByRole('button', { name: 'Try again', exact: true }).click();
     await fox.page.waitForSelector(tileIn('Ann', 'connecting'), { timeout: WAIT });
-    await fox.page.waitForSelector('#connection-hint[data-hint="turn"]:not([hidden])', { timeout: WAIT });
+    await fox.page.waitForSelector(`${tileIn('Ann', 'failed')} .tip[data-hint="turn"]:not([hidden])`, { timeout: WAIT });
     const { username } = await turnCredential(fox.page, `not-${s.turn.secret}`);
     assert.ok(s.turn.unauthorized().includes(username), `coturn refused Firefox's credential ${username}`);
     assert.ok(Object.values(await remoteStats(fox.page)).every((r) => r.framesDecoded === 0));

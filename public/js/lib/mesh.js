@@ -19,7 +19,13 @@
 // smaller id may then offer too, and where two offers cross, the greater
 // id's wins (the smaller id's side gives way), as in WebRTC's "perfect
 // negotiation" pattern.
+//
+// What the call needs of a media source (this mesh, or an SFU client beside
+// it): onStream(id, stream), onGone(id), onPeerState(id, {state, attempt,
+// hint}), retry(id); setLocalTracks, replaceAudio, replaceVideo; audioLevels(),
+// connectionStats() and setSendQuality(profile) (lib/peer-stats.js).
 import { hasTurn, mediaCarried, PeerHealth } from './peer-health.js';
+import { arrivingLevel, capVideoSender, connectionFigures } from './peer-stats.js';
 
 /** The session id of an SDP's o= line: the same for every offer of one connection, new for a new one. */
 function sessionId(sdp) {
@@ -34,6 +40,7 @@ export class Mesh {
     this.onStream = onStream;
     this.onGone = onGone;
     this.onPeerState = onPeerState;
+    this.sendProfile = null;
     this.boundMs = boundMs;
     /** The current connection to each remote participant that has one. */
     this.peers = new Map();
@@ -104,7 +111,13 @@ export class Mesh {
     if (health) return health;
     health = new PeerHealth(
       {
-        onState: (report) => this.onPeerState(id, report),
+        onState: (report) => {
+          if (report.state === 'connected') {
+            const peer = this.peers.get(id);
+            if (peer) this.capSender(peer);
+          }
+          this.onPeerState(id, report);
+        },
         carried: (pc) => mediaCarried(pc, () => this.expectsMedia(id)),
         restartIce: () => this.drives(id) && this.restartIce(id),
         rebuild: () => this.drives(id) && this.rebuild(id),
@@ -271,6 +284,37 @@ export class Mesh {
     for (const id of new Set([...this.peers.keys(), ...this.health.keys()])) this.drop(id);
   }
 
+  /** How loud each remote participant is now (0 to 1), for the active speaker. */
+  audioLevels() {
+    const levels = {};
+    for (const [id, peer] of this.peers) levels[id] = arrivingLevel(peer.pc);
+    return levels;
+  }
+
+  /** Round trip, loss and bitrates per remote participant since the last call (lib/peer-stats.js). */
+  async connectionStats() {
+    const result = {};
+    for (const [id, peer] of this.peers) {
+      if (peer.pc.connectionState !== 'connected') continue;
+      peer.figures ??= {};
+      result[id] = await connectionFigures(peer.pc, peer.figures).catch(() => ({}));
+    }
+    return result;
+  }
+
+  /** What the video sent to each participant may cost (lib/peer-stats.js, capVideoSender); kept for later connections. */
+  setSendQuality(profile) {
+    this.sendProfile = profile;
+    for (const peer of this.peers.values()) this.capSender(peer);
+  }
+
+  capSender(peer) {
+    if (!this.sendProfile) return;
+    for (const t of peer.pc.getTransceivers()) {
+      if (t.receiver.track?.kind === 'video' && t.currentDirection) capVideoSender(t.sender, this.sendProfile).catch(() => {});
+    }
+  }
+
   /** Video frames decoded on the current connection to `id` (0 without one). */
   async framesDecodedFrom(id) {
     const peer = this.peers.get(id);
@@ -294,7 +338,10 @@ export class Mesh {
     const result = {};
     for (const [id, peer] of this.peers) {
       const stats = await peer.pc.getStats();
-      const out = { state: peer.pc.connectionState, streamId: peer.remoteStream?.id ?? null, framesDecoded: 0, frameWidth: 0, frameHeight: 0, audioPackets: 0, audioSamples: 0, audioEnergy: 0, path: selectedPath(stats) };
+      const out = { state: peer.pc.connectionState, streamId: peer.remoteStream?.id ?? null, framesDecoded: 0, frameWidth: 0, frameHeight: 0, audioPackets: 0, audioSamples: 0, audioEnergy: 0, sentVideo: null, path: selectedPath(stats) };
+      const video = peer.pc.getTransceivers().find((t) => t.receiver.track?.kind === 'video');
+      const encoding = video?.sender.getParameters().encodings?.[0];
+      if (encoding) out.sentVideo = { track: video.sender.track?.label ?? null, maxBitrate: encoding.maxBitrate ?? null, scaleResolutionDownBy: encoding.scaleResolutionDownBy ?? null, maxFramerate: encoding.maxFramerate ?? null };
       stats.forEach((s) => {
         if (s.type !== 'inbound-rtp') return;
         if (s.kind === 'video') {
