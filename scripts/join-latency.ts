@@ -144,7 +144,7 @@ async function measure(browser: Browser, v: Version, shape: Shape, i: number): P
   }
   const link = await newLink(v);
   const pages = await Promise.all([open(browser, link, `Ann${i}`), open(browser, link, `Bob${i}`)]);
-  const ms = await Promise.all(pages.map(firstFrame));
+  const ms = await Promise.all(pages.map((p) => firstFrame(p)));
   for (const p of pages) await p.context().close();
   return ms;
 }
