@@ -25,7 +25,7 @@
 // hint}), retry(id); setLocalTracks, replaceAudio, replaceVideo; audioLevels(),
 // connectionStats() and setSendQuality(profile) (lib/peer-stats.js).
 import { hasTurn, mediaCarried, PeerHealth } from './peer-health.js';
-import { arrivingLevel, capVideoSender, connectionFigures } from './peer-stats.js';
+import { arrivingLevel, capVideoSender, connectionFigures, decodedFrames, receivedFigures } from './peer-stats.js';
 
 /** The session id of an SDP's o= line: the same for every offer of one connection, new for a new one. */
 function sessionId(sdp) {
@@ -318,12 +318,7 @@ export class Mesh {
   /** Video frames decoded on the current connection to `id` (0 without one). */
   async framesDecodedFrom(id) {
     const peer = this.peers.get(id);
-    if (!peer) return 0;
-    let frames = 0;
-    (await peer.pc.getStats()).forEach((s) => {
-      if (s.type === 'inbound-rtp' && s.kind === 'video') frames += s.framesDecoded || 0;
-    });
-    return frames;
+    return peer ? decodedFrames(peer.pc) : 0;
   }
 
   /** Sum of decoded video frames over all connections (tests and diagnostics). */
@@ -337,39 +332,8 @@ export class Mesh {
   async stats() {
     const result = {};
     for (const [id, peer] of this.peers) {
-      const stats = await peer.pc.getStats();
-      const out = { state: peer.pc.connectionState, streamId: peer.remoteStream?.id ?? null, framesDecoded: 0, frameWidth: 0, frameHeight: 0, audioPackets: 0, audioSamples: 0, audioEnergy: 0, sentVideo: null, path: selectedPath(stats) };
-      const video = peer.pc.getTransceivers().find((t) => t.receiver.track?.kind === 'video');
-      const encoding = video?.sender.getParameters().encodings?.[0];
-      if (encoding) out.sentVideo = { track: video.sender.track?.label ?? null, maxBitrate: encoding.maxBitrate ?? null, scaleResolutionDownBy: encoding.scaleResolutionDownBy ?? null, maxFramerate: encoding.maxFramerate ?? null };
-      stats.forEach((s) => {
-        if (s.type !== 'inbound-rtp') return;
-        if (s.kind === 'video') {
-          out.framesDecoded += s.framesDecoded || 0;
-          out.frameWidth = s.frameWidth || out.frameWidth;
-          out.frameHeight = s.frameHeight || out.frameHeight;
-        } else if (s.kind === 'audio') {
-          out.audioPackets += s.packetsReceived || 0;
-          out.audioSamples += s.totalSamplesReceived || 0;
-          out.audioEnergy += s.totalAudioEnergy || 0;
-        }
-      });
-      result[id] = out;
+      result[id] = { state: peer.pc.connectionState, streamId: peer.remoteStream?.id ?? null, ...(await receivedFigures(peer.pc)) };
     }
     return result;
   }
-}
-
-/** The candidate types and ports of the path media takes ('host', 'srflx', 'prflx', 'relay'), or null before there is one. */
-function selectedPath(report) {
-  const all = new Map();
-  report.forEach((s) => all.set(s.id, s));
-  const stats = [...all.values()];
-  const transport = stats.find((s) => s.type === 'transport' && s.selectedCandidatePairId);
-  // Firefox has no transport stats: its selected pair says so itself.
-  const pair = transport ? all.get(transport.selectedCandidatePairId) : stats.find((s) => s.type === 'candidate-pair' && s.selected);
-  if (!pair) return null;
-  const local = all.get(pair.localCandidateId);
-  const remote = all.get(pair.remoteCandidateId);
-  return { local: local?.candidateType ?? null, remote: remote?.candidateType ?? null, localPort: local?.port ?? null, remotePort: remote?.port ?? null };
 }
