@@ -9,6 +9,10 @@
  * command line; the listening port and the relay port range are chosen at
  * run time, so several test runs can share the machine.
  *
+ * coturn is started through `setpriv --pdeathsig KILL` (Debian's
+ * util-linux), so it ends with the test process however that ends (a
+ * timeout, SIGKILL); a clean end stops it with SIGTERM.
+ *
  * Without /usr/bin/turnserver the suites that need it skip with a printed
  * reason, except under CI=true, where that is a failure (.ci/run installs coturn).
  */
@@ -23,6 +27,7 @@ import { freePort } from './processes.ts';
 export const TURNSERVER = process.env.TURNSERVER_PATH ?? '/usr/bin/turnserver';
 export const TURNUTILS_UCLIENT = '/usr/bin/turnutils_uclient';
 export const TURN_REALM = 'foyer.test';
+const SETPRIV = '/usr/bin/setpriv';
 
 export function coturnSkipReason(): string | undefined {
   const missing = [TURNSERVER, TURNUTILS_UCLIENT].filter((path) => !existsSync(path));
@@ -135,7 +140,9 @@ export async function startCoturn(options: { timeoutMs?: number } = {}): Promise
   writeFileSync(config, configFile(dir, port, secret, relayPorts), { mode: 0o600 });
   const logFile = join(dir, 'turn.log');
 
-  const child: ChildProcess = spawn(TURNSERVER, ['-c', config], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const child: ChildProcess = existsSync(SETPRIV)
+    ? spawn(SETPRIV, ['--pdeathsig', 'KILL', '--', TURNSERVER, '-c', config], { stdio: ['ignore', 'pipe', 'pipe'] })
+    : spawn(TURNSERVER, ['-c', config], { stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   child.stdout!.on('data', (d) => (output += d));
   child.stderr!.on('data', (d) => (output += d));
