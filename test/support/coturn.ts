@@ -1,8 +1,9 @@
 /**
  * @module test/support/coturn
  * A real TURN server for tests: Debian's coturn (`turnserver`) on loopback,
- * configured as docs/video.md tells an operator (shared-secret credentials,
- * allocations logged, private peers denied) plus the two lines a same-host
+ * with the configuration docs/video.md gives operators, read from it
+ * (shared-secret credentials, allocations logged, private peers denied),
+ * its addresses, ports and secret set here, and the two lines a same-host
  * test needs: `allow-loopback-peers`, and `allowed-peer-ip=127.0.0.1`, which
  * wins over the documented `denied-peer-ip` range for loopback. The secret
  * is generated per start and written to a 0600 config file, never onto a
@@ -90,9 +91,28 @@ function stunAnswers(port: number, timeoutMs: number): Promise<boolean> {
   });
 }
 
-/** The configuration of docs/video.md, on loopback, without TLS (tests use turn: over UDP and TCP). */
+const DOCS = new URL('../../docs/video.md', import.meta.url);
+
+/**
+ * The coturn configuration docs/video.md gives operators: the first `ini`
+ * block of its TURN section, one setting per line, comments dropped.
+ */
+export function documentedConfig(): string[] {
+  const docs = readFileSync(DOCS, 'utf8');
+  const section = docs.slice(docs.indexOf('## TURN for participants'));
+  const block = /```ini\n([\s\S]*?)```/.exec(section)?.[1];
+  if (!block) throw new Error('docs/video.md has no ini block in its TURN section');
+  return block.split('\n').map((line) => line.trim()).filter((line) => line && !line.startsWith('#'));
+}
+
+/** What the tests set themselves: addresses, ports, names, the secret, and where coturn writes. */
+const REPLACED = new Set(['listening-port', 'tls-listening-port', 'realm', 'server-name', 'static-auth-secret', 'cert', 'pkey', 'min-port', 'max-port', 'external-ip', 'syslog']);
+
+/** docs/video.md's configuration on loopback, without TLS, writing its log to a file. */
 function configFile(dir: string, port: number, secret: string, relay: { min: number; max: number }): string {
+  const documented = documentedConfig().filter((line) => !REPLACED.has(line.split('=')[0]!.trim()));
   return [
+    ...documented,
     'listening-ip=127.0.0.1',
     'relay-ip=127.0.0.1',
     `listening-port=${port}`,
@@ -100,24 +120,14 @@ function configFile(dir: string, port: number, secret: string, relay: { min: num
     `max-port=${relay.max}`,
     `realm=${TURN_REALM}`,
     `server-name=${TURN_REALM}`,
-    'fingerprint',
-    'use-auth-secret',
     `static-auth-secret=${secret}`,
+    // Tests use turn: over UDP and TCP only (no certificate here).
     'no-tls',
     'no-dtls',
-    'no-cli',
-    'no-multicast-peers',
-    'denied-peer-ip=0.0.0.0-0.255.255.255',
-    'denied-peer-ip=10.0.0.0-10.255.255.255',
-    'denied-peer-ip=127.0.0.0-127.255.255.255',
-    'denied-peer-ip=169.254.0.0-169.254.255.255',
-    'denied-peer-ip=172.16.0.0-172.31.255.255',
-    'denied-peer-ip=192.168.0.0-192.168.255.255',
-    // Test only: both browsers and the relay share this host's loopback.
+    // Test only: both browsers and the relay share this host's loopback;
+    // allowed-peer-ip wins over the documented denied loopback range.
     'allow-loopback-peers',
     'allowed-peer-ip=127.0.0.1',
-    // One line per allocation, refusal and closed session, with its byte counts.
-    'verbose',
     `log-file=${join(dir, 'turn.log')}`,
     'simple-log',
     'no-stdout-log',

@@ -1,5 +1,6 @@
 /**
- * coturn as the tests start it (test/support/coturn.ts), checked with the
+ * coturn as the tests start it (test/support/coturn.ts, with docs/video.md's
+ * configuration), checked with the
  * command-line client docs/video.md gives operators (`turnutils_uclient`):
  * a credential as Foyer issues it allocates a relay and the log shows the
  * allocation; a credential made with another secret, and one past its
@@ -12,7 +13,7 @@ import { promisify } from 'node:util';
 import { loadConfig } from '../../src/config.ts';
 import { iceServersFor, TURN_CREDENTIAL_TTL_SECONDS } from '../../src/realtime/ice.ts';
 import { waitUntil } from '../browser/support.ts';
-import { coturnSkipReason, startCoturn, TURNUTILS_UCLIENT, type Coturn } from '../support/coturn.ts';
+import { coturnSkipReason, documentedConfig, startCoturn, TURNUTILS_UCLIENT, type Coturn } from '../support/coturn.ts';
 
 const run = promisify(execFile);
 
@@ -36,6 +37,16 @@ async function allocate(turn: Coturn, credential: { username: string; credential
     return { code: e.code ?? -1, output: `${e.stdout ?? ''}${e.stderr ?? ''}` };
   }
 }
+
+describe('the coturn configuration of docs/video.md', () => {
+  it('has the settings the checks rely on, and no comment after a value (coturn would read it as part of the value)', () => {
+    const lines = documentedConfig();
+    for (const setting of ['use-auth-secret', 'fingerprint', 'verbose', 'no-cli', 'no-multicast-peers', 'denied-peer-ip=127.0.0.0-127.255.255.255']) {
+      assert.ok(lines.includes(setting), `${setting} in ${JSON.stringify(lines)}`);
+    }
+    for (const line of lines) assert.doesNotMatch(line, /\s#/, line);
+  });
+});
 
 describe('coturn started by the tests', { skip: coturnSkipReason() }, () => {
   let turn: Coturn;
