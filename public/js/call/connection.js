@@ -60,6 +60,7 @@ function onWelcome(c, m) {
   if (c.mesh.selfId && c.mesh.selfId !== m.you.id) {
     c.mesh.closeAll();
     c.peerStates.clear();
+    c.formerSelfId = c.mesh.selfId;
   }
   resetBackoff(c);
   c.mesh.setSelf(m.you.id);
@@ -171,8 +172,9 @@ function sayWhoIsBack(c) {
   if (!notice) return;
   const show = () => {
     if (!notice.isConnected || notice.dataset.back !== '1') return;
-    const others = c.state.participants.filter((p) => p.id !== c.state.selfId).map((p) => p.name);
-    notice.textContent = others.length ? c.tf('backWith', { names: others.join(', ') }) : c.t('backAlone');
+    // Not this page's former self, which the server may list until it has seen the old socket close.
+    const others = c.state.participants.filter((p) => p.id !== c.state.selfId && p.id !== c.formerSelfId).map((p) => p.name);
+    notice.textContent = others.length ? c.tf('backWith', { names: [...new Set(others)].join(', ') }) : c.t('backAlone');
   };
   notice.dataset.sticky = '1';
   notice.dataset.back = '1';
