@@ -18,6 +18,7 @@ import type { StoreConnection } from './domain/ports/store.ts';
 import { createLimits } from './limits/limits.ts';
 import { createLogger } from './logger.ts';
 import { createServer } from './server.ts';
+import { describeSfu } from './sfu/mode.ts';
 import { openStore } from './store/open.ts';
 
 function fail(message: string): never {
@@ -66,6 +67,7 @@ try {
 const address = app.server.address();
 const port = typeof address === 'object' && address ? address.port : config.port;
 console.log(`Foyer listening on http://${config.host}:${port} (API at ${config.publicUrl}${config.apiPrefix})`);
+console.log(describeSfu(config.sfu));
 
 /** In-flight requests get this long to finish before their connections are closed. */
 const SHUTDOWN_TIMEOUT_MS = 10_000;
