@@ -55,6 +55,8 @@ if (!config.secretPepperSet) {
   console.warn('foyer: API_SECRET_PEPPER is not set; the built-in value is public. Set a long random value in production (docs/deployment.md).');
 }
 
+console.log(describeSfu(config.sfu));
+
 const logger = createLogger(config);
 const limits = await createLimits({ config, store, warn: (message) => logger.warn(message) });
 let closing = false;
@@ -67,7 +69,6 @@ try {
 const address = app.server.address();
 const port = typeof address === 'object' && address ? address.port : config.port;
 console.log(`Foyer listening on http://${config.host}:${port} (API at ${config.publicUrl}${config.apiPrefix})`);
-console.log(describeSfu(config.sfu));
 
 /** In-flight requests get this long to finish before their connections are closed. */
 const SHUTDOWN_TIMEOUT_MS = 10_000;

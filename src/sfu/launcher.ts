@@ -42,6 +42,8 @@ export interface LocalJanusOptions {
   /** Gather ICE candidates on these interfaces only (tests: `lo`). */
   iceInterfaces?: string | undefined;
   log: LaunchLog;
+  /** The API secret; a random one by default (tests run a pool of Janus sharing one). */
+  apiSecret?: string;
   /** How long Janus may take to answer on its API port. */
   startTimeoutMs?: number;
   /** First delay before a restart; doubles up to 5 s while Janus keeps dying. */
@@ -57,7 +59,7 @@ const OUTPUT_LINES = 40;
  */
 export class LocalJanus extends EventEmitter<{ up: [JanusEndpoint]; down: [string] }> {
   private readonly dir: string;
-  private readonly apiSecret = randomBytes(24).toString('base64url');
+  private readonly apiSecret: string;
   private readonly setpriv = findOnPath('setpriv', process.env.PATH);
   private child: ChildProcess | undefined;
   private stopping = false;
@@ -68,6 +70,7 @@ export class LocalJanus extends EventEmitter<{ up: [JanusEndpoint]; down: [strin
 
   constructor(private readonly options: LocalJanusOptions) {
     super();
+    this.apiSecret = options.apiSecret ?? randomBytes(24).toString('base64url');
     const libraries = findJanusLibraries(options.bin);
     removeAbandonedFolders();
     this.dir = mkdtempSync(join(tmpdir(), FOLDER_PREFIX));

@@ -38,8 +38,8 @@ export function recordingLog(): LaunchLog & { lines: string[] } {
   };
 }
 
-export function testJanus(log: LaunchLog = recordingLog()): LocalJanus {
-  return new LocalJanus({ bin: JANUS_BIN!, rtpPorts: testRtpPorts(), iceInterfaces: 'lo', log, restartDelayMs: 100 });
+export function testJanus(log: LaunchLog = recordingLog(), apiSecret?: string): LocalJanus {
+  return new LocalJanus({ bin: JANUS_BIN!, rtpPorts: testRtpPorts(), iceInterfaces: 'lo', log, restartDelayMs: 100, apiSecret });
 }
 
 /** Resolves with `emitter`'s next `event`, or fails after `timeoutMs`. */
