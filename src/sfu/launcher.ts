@@ -7,9 +7,11 @@
  * being asked to, it is started again (with a short, growing delay), on a
  * new port, and `up` tells the pool where to find it.
  *
- * Janus is started through `setpriv --pdeathsig` when available (Debian's
- * util-linux), so it is terminated with Foyer even when Foyer is killed
- * with SIGKILL; otherwise `stop()` (run on every clean shutdown) ends it.
+ * Janus is started through `setpriv --pdeathsig KILL` when available
+ * (Debian's util-linux), so it ends with Foyer however Foyer ends (SIGKILL,
+ * or an exit during start-up); otherwise `stop()`, run on every clean
+ * shutdown, ends it. KILL rather than TERM: a Janus still initialising
+ * takes note of a SIGTERM and then runs on regardless.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -111,7 +113,7 @@ export class LocalJanus extends EventEmitter<{ up: [JanusEndpoint]; down: [strin
     for (const [name, content] of Object.entries(files)) writeFileSync(join(this.dir, name), content, { mode: 0o600 });
     const args = ['-C', join(this.dir, 'janus.jcfg'), '-F', this.dir];
     const child = this.setpriv
-      ? spawn(this.setpriv, ['--pdeathsig', 'TERM', '--', this.options.bin, ...args], { stdio: ['ignore', 'pipe', 'pipe'] })
+      ? spawn(this.setpriv, ['--pdeathsig', 'KILL', '--', this.options.bin, ...args], { stdio: ['ignore', 'pipe', 'pipe'] })
       : spawn(this.options.bin, args, { stdio: ['ignore', 'pipe', 'pipe'] });
     this.child = child;
     this.output = [];
@@ -178,7 +180,8 @@ export class LocalJanus extends EventEmitter<{ up: [JanusEndpoint]; down: [strin
     const child = this.child;
     if (child && child.exitCode === null && child.signalCode === null) {
       const gone = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-      child.kill('SIGTERM');
+      // A Janus that has not answered yet may be initialising, when it would not heed SIGTERM.
+      child.kill(this.current ? 'SIGTERM' : 'SIGKILL');
       const timer = setTimeout(() => child.kill('SIGKILL'), 5000);
       await gone;
       clearTimeout(timer);
