@@ -83,6 +83,8 @@ declare module 'janode/plugins/videoroom' {
     codec?: string;
     simulcast?: boolean;
     talking?: boolean;
+    /** Subscriber streams: false once the publisher went away (the m-line stays, inactive). */
+    active?: boolean;
     feed_id?: number;
     feed_mid?: string;
     feed_display?: string;
