@@ -130,8 +130,8 @@ export class Metrics {
             for (const l of loads) this.set({ server: l.server }, l[pick]);
           },
         });
-      perServer('foyer_sfu_rooms', 'Meeting places placed on each Janus server (one VideoRoom room each), from the database: the same on every instance.', 'rooms');
-      perServer('foyer_sfu_participants', 'Participants present in the meeting places placed on each Janus server, from the database: the same on every instance.', 'participants');
+      perServer('foyer_sfu_rooms', 'Places (meetings and room sessions) placed on each Janus server (one VideoRoom room each), from the database: the same on every instance.', 'rooms');
+      perServer('foyer_sfu_participants', 'Participants present in the places placed on each Janus server, from the database: the same on every instance.', 'participants');
     }
     new Gauge({
       name: 'foyer_database_pool_connections',

@@ -4,14 +4,14 @@
  * server labelled `local@<host name>`) or a pool run elsewhere
  * (JANUS_URLS, each labelled by host and port). The pool
  * - keeps a connection to each server and knows which are up;
- * - answers where a meeting place's room is (placing it when needed, by
+ * - answers where a place's SFU room is (placing it when needed, by
  *   the rules of src/domain/sfu/placement.ts) and creates that room on its
  *   server when it does not exist yet;
- * - places a dead server's meeting places again on the live servers as
+ * - places a dead server's places again on the live servers as
  *   soon as it notices the death, and whenever a server comes up while
  *   others are down (a place whose server is down and no other is up waits);
  * - destroys a place's room and forgets its placement when the meeting or
- *   the room's session ends.
+ *   the room session ends.
  * `moved` tells the rest of this instance that a place now lives elsewhere
  * (its participants' SFU connections must be made again).
  */
@@ -181,7 +181,7 @@ export class SfuPool extends EventEmitter<{ moved: [Placement, string] }> {
           for (const placement of await replaceFrom(dead.label, this.placementOptions())) {
             const target = this.servers.find((s) => s.label === placement.server);
             if (target?.up) await this.ensure(target, placement.room).catch(() => {});
-            this.options.log.info(`Meeting place ${placement.place.kind}:${placement.place.id} moved from Janus ${dead.label} to ${placement.server}.`);
+            this.options.log.info(`Place ${placement.place.kind}:${placement.place.id} moved from Janus ${dead.label} to ${placement.server}.`);
             this.emit('moved', placement, dead.label);
           }
         } catch (error) {

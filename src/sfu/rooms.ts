@@ -1,6 +1,6 @@
 /**
  * @module sfu/rooms
- * One Janus VideoRoom room per meeting place, and what Foyer does to it:
+ * One Janus VideoRoom room per place (the SFU room of docs/glossary.md), and what Foyer does to it:
  * create it (again, after a Janus restart), destroy it, kick one
  * participant out of it.
  *

@@ -31,7 +31,7 @@ describe('choosing a server', () => {
 });
 
 for (const database of await testDatabases()) {
-  describe(`placing meeting places on ${database.name}`, { skip: database.skip }, () => {
+  describe(`placing places on ${database.name}`, { skip: database.skip }, () => {
     let db: TestDatabase;
     let rooms: number;
     const options = (servers: PoolServer[], at = T0): PlacementOptions => ({

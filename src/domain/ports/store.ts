@@ -28,7 +28,7 @@ import type {
   User,
 } from '../types.ts';
 import type { LiveStore } from './live-store.ts';
-import type { MeetingAdminStore } from './meeting-admin-store.ts';
+import type { HostingStore } from './hosting-store.ts';
 import type { MemberStore } from './member-store.ts';
 import type { SsoStore } from './sso-store.ts';
 import type { WaitingStore } from './waiting-store.ts';
@@ -148,7 +148,7 @@ export interface UsageStore {
 }
 
 export interface Store
-  extends OrganizationStore, ApiKeyStore, MeetingStore, RoomStore, SpaceStore, UsageStore, MemberStore, SsoStore, WaitingStore, MeetingAdminStore, WebhookStore, PlacementStore {
+  extends OrganizationStore, ApiKeyStore, MeetingStore, RoomStore, SpaceStore, UsageStore, MemberStore, SsoStore, WaitingStore, HostingStore, WebhookStore, PlacementStore {
   /** Presence and meeting-place deadlines (see live-store.ts). */
   readonly live: LiveStore;
   /**

@@ -1,7 +1,7 @@
 /**
  * @module domain/sfu/placement-store
  * What SFU placement needs from storage (part of `Store`): which Janus
- * server (and which room on it) each meeting place lives on, shared by
+ * server (and which room on it) each place (meeting or room session) lives on, shared by
  * every Foyer instance so they all route a meeting to the same Janus.
  * Every change is one conditional statement, so of two instances placing
  * (or moving) one place at once exactly one decides, and the other reads

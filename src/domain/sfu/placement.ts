@@ -1,6 +1,6 @@
 /**
  * @module domain/sfu/placement
- * Which Janus server carries a meeting place once it uses the SFU. The
+ * Which Janus server carries a place (a meeting or a room session) once it uses the SFU. The
  * rules:
  * - a place is put on the live server with the fewest participants present
  *   (then the fewest rooms, then by name, so every instance agrees on ties);

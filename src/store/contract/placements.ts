@@ -1,6 +1,6 @@
 /**
  * @module store/contract/placements
- * The storage contract: which Janus server and room each meeting place
+ * The storage contract: which Janus server and SFU room each place
  * uses, decided once even when instances race, and the load per server.
  */
 import assert from 'node:assert/strict';

@@ -1,7 +1,7 @@
 /**
  * @module store/migrations/016_sfu_placements
  * `sfu_placements`: the Janus server (by label) and the VideoRoom room on
- * it that each meeting place uses once it moved to the SFU, one row per
+ * it that each place (meeting or room session) uses once it moved to the SFU, one row per
  * place (`place_kind`/`place_id` as in `presence`), so that every instance
  * routes a meeting to the same Janus. No secret is stored: a room's secret
  * is derived from the server's API secret, which lives in the configuration.

@@ -1,6 +1,6 @@
 /**
  * @module store/queries/placements
- * Where each meeting place's SFU room is. Placing is an insert that does
+ * Where each place's SFU room is. Placing is an insert that does
  * nothing when the place is already placed, moving is an update on the
  * server the mover saw, and both then read the row back: of two instances
  * doing either at once, one writes and both return the same placement.

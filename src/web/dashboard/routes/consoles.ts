@@ -13,6 +13,7 @@ import { can } from '../../../domain/policies.ts';
 import { getSpace, listSpaces } from '../../../domain/spaces.ts';
 import type { Space, SpaceKind } from '../../../domain/types.ts';
 import { iceServersFor } from '../../../realtime/ice.ts';
+import { bundleUrl } from '../../bundles.ts';
 import { scriptJson } from '../../views.ts';
 import { pathId } from '../forms.ts';
 import { renderPage } from '../render.ts';
@@ -95,6 +96,7 @@ export const consoleRoutes: DashboardRoutes = (app, { ctx, config }) => {
             historyHref: can(actor, 'space.audit') ? `${DASHBOARD}/${path}/${space.id}/history` : undefined,
           },
           problem,
+          entry: bundleUrl('console'),
           settingsJson: problem ? null : scriptJson(settings),
         },
         200,
