@@ -17,6 +17,7 @@ import { meetingQueries } from './queries/meetings.ts';
 import { memberQueries } from './queries/members.ts';
 import { organizationQueries } from './queries/organizations.ts';
 import { placeRecordQueries } from './queries/place-records.ts';
+import { placementQueries } from './queries/placements.ts';
 import { presenceQueries } from './queries/presence.ts';
 import { roomQueries } from './queries/rooms.ts';
 import { spaceQueries } from './queries/spaces.ts';
@@ -44,6 +45,7 @@ const STORE_METHODS: Omit<Store, 'live'> & ThisType<Internals> = {
   ...waitingQueries,
   ...hostingQueries,
   ...webhookQueries,
+  ...placementQueries,
   transaction(work) {
     if (this.db.isTransaction) return work(this as unknown as Store);
     return translated(this.translate, () =>

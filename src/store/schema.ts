@@ -275,6 +275,16 @@ export interface Database {
   meeting_removals: MeetingRemovalsTable;
   webhook_endpoints: WebhookEndpointsTable;
   webhook_deliveries: WebhookDeliveriesTable;
+  sfu_placements: SfuPlacementsTable;
+}
+
+/** Which Janus server and room a meeting place uses (migration 016). */
+export interface SfuPlacementsTable {
+  place_kind: string;
+  place_id: string;
+  server: string;
+  room: number;
+  placed_at: number;
 }
 
 export interface WebhookEndpointsTable {

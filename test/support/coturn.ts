@@ -143,8 +143,9 @@ export async function startCoturn(options: { timeoutMs?: number } = {}): Promise
   const secret = randomBytes(24).toString('hex');
   let port = await freePort();
   for (let i = 0; i < 20 && !(await udpFree(port)); i += 1) port = await freePort();
-  // Below Linux's ephemeral range (32768+), so browsers' own sockets do not take them; 200 ports: a few calls' worth.
-  const min = randomInt(20_000, 32_000 - 200);
+  // Below Linux's ephemeral range (32768+), so browsers' own sockets do not take them, and above
+  // Janus's default media ports (20000-20999); 200 ports: a few calls' worth.
+  const min = randomInt(21_000, 32_000 - 200);
   const relayPorts = { min, max: min + 199 };
   const config = join(dir, 'turnserver.conf');
   writeFileSync(config, configFile(dir, port, secret, relayPorts), { mode: 0o600 });

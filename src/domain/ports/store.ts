@@ -33,6 +33,7 @@ import type { MemberStore } from './member-store.ts';
 import type { SsoStore } from './sso-store.ts';
 import type { WaitingStore } from './waiting-store.ts';
 import type { WebhookStore } from './webhook-store.ts';
+import type { PlacementStore } from '../sfu/placement-store.ts';
 
 /**
  * Where a newest-first list continues: after the object created at
@@ -147,7 +148,7 @@ export interface UsageStore {
 }
 
 export interface Store
-  extends OrganizationStore, ApiKeyStore, MeetingStore, RoomStore, SpaceStore, UsageStore, MemberStore, SsoStore, WaitingStore, HostingStore, WebhookStore {
+  extends OrganizationStore, ApiKeyStore, MeetingStore, RoomStore, SpaceStore, UsageStore, MemberStore, SsoStore, WaitingStore, HostingStore, WebhookStore, PlacementStore {
   /** Presence and meeting-place deadlines (see live-store.ts). */
   readonly live: LiveStore;
   /**
