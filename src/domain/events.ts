@@ -42,6 +42,7 @@ export type DomainEvent = EventBase &
     | { type: 'member.status.changed'; spaceId: string; userId: string; isActive: boolean; isAutoAccepting: boolean }
     | { type: 'space.changed'; spaceId: string; deleted: boolean }
     | { type: 'api_key.revoked'; publicKey: string }
+    | { type: 'member.sessions.ended'; userId: string }
     | { type: 'organization.quota_changed' }
   );
 

@@ -13,7 +13,10 @@
  * | API keys                     | no      | no   | yes   | yes      |
  * | webhook endpoints            | yes     | no   | yes   | yes      |
  * | request usage                | no      | no   | yes   | yes      |
- * | quotas, users, single sign-on | no     | no   | no    | yes      |
+ * | members: add, invite, role, remove | no | no  | yes   | yes      |
+ * | the record of those changes  | no      | no   | yes   | yes      |
+ * | allowed embedding origins    | yes     | no   | yes   | yes      |
+ * | quotas, single sign-on       | no      | no   | no    | yes      |
  *
  * (*) only a member listed on that board or queue (checked by domain/waiting).
  *
@@ -41,6 +44,8 @@ export type Action =
   | 'usage.read'
   | 'quota.manage'
   | 'user.manage'
+  | 'organization.audit'
+  | 'origins.manage'
   | 'sso.manage';
 
 const EVERYONE: ReadonlySet<Actor['kind']> = new Set(['api_key', 'member', 'operator']);
@@ -61,7 +66,11 @@ const RULES: Record<Action, (actor: Actor) => boolean> = {
   'webhook.manage': (actor) => actor.kind !== 'member' || isAdmin(actor),
   'usage.read': isAdmin,
   'quota.manage': (actor) => actor.kind === 'operator',
-  'user.manage': (actor) => actor.kind === 'operator',
+  // Members manage their organization's members; an API key does not (a leaked key must not add a member).
+  'user.manage': isAdmin,
+  'organization.audit': isAdmin,
+  // Embedding is configured by the organization's servers as webhooks are.
+  'origins.manage': (actor) => actor.kind !== 'member' || isAdmin(actor),
   'sso.manage': (actor) => actor.kind === 'operator',
 };
 

@@ -15,6 +15,7 @@ import { translated, type Db, type ErrorTranslator, type QueryContext } from './
 import { meetingAdminQueries } from './queries/meeting-admin.ts';
 import { meetingQueries } from './queries/meetings.ts';
 import { memberQueries } from './queries/members.ts';
+import { organizationChangeQueries } from './queries/organization-changes.ts';
 import { organizationQueries } from './queries/organizations.ts';
 import { placeRecordQueries } from './queries/place-records.ts';
 import { presenceQueries } from './queries/presence.ts';
@@ -44,6 +45,7 @@ const STORE_METHODS: Omit<Store, 'live'> & ThisType<Internals> = {
   ...waitingQueries,
   ...meetingAdminQueries,
   ...webhookQueries,
+  ...organizationChangeQueries,
   transaction(work) {
     if (this.db.isTransaction) return work(this as unknown as Store);
     return translated(this.translate, () =>

@@ -275,6 +275,21 @@ export interface Database {
   meeting_removals: MeetingRemovalsTable;
   webhook_endpoints: WebhookEndpointsTable;
   webhook_deliveries: WebhookDeliveriesTable;
+  organization_changes: OrganizationChangesTable;
+}
+
+/** Who changed what in an organization (migration 016); `detail` is a JSON object. */
+export interface OrganizationChangesTable {
+  id: string;
+  organization_id: string;
+  created_at: number;
+  actor_kind: string;
+  actor_id: string | null;
+  actor_label: string;
+  action: string;
+  subject_id: string | null;
+  subject_label: string | null;
+  detail: string;
 }
 
 export interface WebhookEndpointsTable {

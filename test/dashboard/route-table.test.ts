@@ -27,7 +27,7 @@ import { dashboardRouteTable, fillings, type DashboardRoute } from '../support/d
 import { seedOrganization, startServer, type SeededOrganization, type TestServer } from '../support/server.ts';
 
 /** Sections only an ADMIN may reach, by path prefix (whichever routes they hold). */
-const ADMIN_SECTIONS = ['/dashboard/keys', '/dashboard/usage', '/dashboard/webhooks'];
+const ADMIN_SECTIONS = ['/dashboard/keys', '/dashboard/usage', '/dashboard/webhooks', '/dashboard/members'];
 
 /** Every real id and slug of an organization's objects: what a prying member would try. */
 async function realIds(ctx: DomainContext, seeded: SeededOrganization, tag: string): Promise<string[]> {
@@ -160,7 +160,7 @@ for (const database of await testDatabases()) {
       });
     });
 
-    it('refuses a USER every route of the keys, webhooks and usage sections (403), with their own organization’s ids, changing nothing', async (t) => {
+    it('refuses a USER every route of the keys, webhooks, usage and members sections (403), with their own organization’s ids, changing nothing', async (t) => {
       const adminOnly = routes.filter((r) => ADMIN_SECTIONS.some((prefix) => r.url === prefix || r.url.startsWith(`${prefix}/`)));
       // Every section exists: a renamed one must not drop out of this check unnoticed.
       for (const prefix of ADMIN_SECTIONS) assert.ok(adminOnly.some((r) => r.url === prefix || r.url.startsWith(`${prefix}/`)), `routes under ${prefix}`);

@@ -20,7 +20,9 @@ import type {
   Meeting,
   Member,
   Organization,
+  OrganizationChange,
   OrganizationQuota,
+  OrganizationRole,
   Room,
   Space,
   SpaceKind,
@@ -62,6 +64,17 @@ export interface OrganizationStore {
   findUserByEmail(organizationId: string, email: string): Promise<User | undefined>;
   /** Returns false when there was no such user. Removes the user from boards and queues and as meeting owner. */
   deleteUser(organizationId: string, userId: string): Promise<boolean>;
+  /** Returns the user with the new role, or undefined when the organization has no such user. */
+  setUserRole(organizationId: string, userId: string, role: OrganizationRole): Promise<User | undefined>;
+  /** Ids of the organization's users who have set a password. */
+  usersWithPassword(organizationId: string): Promise<string[]>;
+}
+
+/** The record of changes to an organization's members and settings, written in the transaction of each change. */
+export interface OrganizationChangeStore {
+  insertOrganizationChange(change: OrganizationChange): Promise<void>;
+  /** The organization's changes, newest first (same-millisecond ones by id, descending). */
+  listOrganizationChanges(organizationId: string, page: PageRequest): Promise<OrganizationChange[]>;
 }
 
 export interface ApiKeyStore {
@@ -147,7 +160,18 @@ export interface UsageStore {
 }
 
 export interface Store
-  extends OrganizationStore, ApiKeyStore, MeetingStore, RoomStore, SpaceStore, UsageStore, MemberStore, SsoStore, WaitingStore, MeetingAdminStore, WebhookStore {
+  extends OrganizationStore,
+    ApiKeyStore,
+    MeetingStore,
+    RoomStore,
+    SpaceStore,
+    UsageStore,
+    MemberStore,
+    SsoStore,
+    WaitingStore,
+    MeetingAdminStore,
+    WebhookStore,
+    OrganizationChangeStore {
   /** Presence and meeting-place deadlines (see live-store.ts). */
   readonly live: LiveStore;
   /**

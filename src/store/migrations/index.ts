@@ -16,6 +16,7 @@ import { sso } from './010_sso.ts';
 import { webhooks } from './013_webhooks.ts';
 import { meetingAdmin } from './014_meeting_admin.ts';
 import { lists } from './015_lists.ts';
+import { organizationChanges } from './016_organization_changes.ts';
 
 const migrations: Record<string, Migration> = {
   '001_initial': initial,
@@ -28,6 +29,7 @@ const migrations: Record<string, Migration> = {
   '013_webhooks': webhooks,
   '014_meeting_admin': meetingAdmin,
   '015_lists': lists,
+  '016_organization_changes': organizationChanges,
 };
 
 export const migrationProvider: MigrationProvider = {

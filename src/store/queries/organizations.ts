@@ -76,4 +76,25 @@ export const organizationQueries: OrganizationStore & ThisType<QueryContext> = {
       }),
     );
   },
+
+  async setUserRole(organizationId, userId, role) {
+    const row = await this.db
+      .updateTable('users')
+      .set({ role })
+      .where('id', '=', userId)
+      .where('organization_id', '=', organizationId)
+      .returningAll()
+      .executeTakeFirst();
+    return row && rowToUser(row);
+  },
+
+  async usersWithPassword(organizationId) {
+    const rows = await this.db
+      .selectFrom('users')
+      .select('id')
+      .where('organization_id', '=', organizationId)
+      .where('password_hash', 'is not', null)
+      .execute();
+    return rows.map((r) => r.id);
+  },
 };

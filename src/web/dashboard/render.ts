@@ -32,6 +32,7 @@ function navigation(request: FastifyRequest, t: (key: string) => string): NavIte
     [`${DASHBOARD}/keys`, 'navKeys', can(actor, 'apiKey.manage')],
     [`${DASHBOARD}/webhooks`, 'navWebhooks', can(actor, 'webhook.manage')],
     [`${DASHBOARD}/usage`, 'navUsage', can(actor, 'usage.read')],
+    [`${DASHBOARD}/members`, 'navMembers', can(actor, 'user.manage')],
   ];
   return items
     .filter(([, , shown]) => shown)
