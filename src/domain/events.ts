@@ -43,6 +43,7 @@ export type DomainEvent = EventBase &
     | { type: 'space.changed'; spaceId: string; deleted: boolean }
     | { type: 'api_key.revoked'; publicKey: string }
     | { type: 'member.sessions.ended'; userId: string }
+    | { type: 'organization.origins_changed' }
     | { type: 'organization.quota_changed' }
   );
 

@@ -276,6 +276,15 @@ export interface Database {
   webhook_endpoints: WebhookEndpointsTable;
   webhook_deliveries: WebhookDeliveriesTable;
   organization_changes: OrganizationChangesTable;
+  allowed_origins: AllowedOriginsTable;
+}
+
+/** Origins allowed to embed an organization's pages, in the order set (migration 017). */
+export interface AllowedOriginsTable {
+  organization_id: string;
+  origin: string;
+  position: number;
+  created_at: number;
 }
 
 /** Who changed what in an organization (migration 016); `detail` is a JSON object. */

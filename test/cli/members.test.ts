@@ -96,6 +96,25 @@ describe('foyer member commands', () => {
     assert.match(human.stdout, /^\d{4}-\d\d-\d\dT[^\t]+\toperator\tmember\.removed\tBo Berg <bo@north\.test>/);
   });
 
+  it('shows, sets, adds, removes and clears the allowed embedding origins, refusing a bad one', async () => {
+    assert.deepEqual(await json(['org', 'origins', 'north-clinic']), { origins: [] });
+    assert.deepEqual(await json(['org', 'origins', 'north-clinic', '--set', 'https://Portal.north.test, http://localhost:3001']), {
+      origins: ['https://portal.north.test', 'http://localhost:3001'],
+    });
+    assert.deepEqual((await json(['org', 'origins', 'north-clinic', '--add', 'https://app.north.test'])).origins.length, 3);
+    assert.deepEqual(await json(['org', 'origins', 'north-clinic', '--remove', 'http://localhost:3001/']), { origins: ['https://portal.north.test', 'https://app.north.test'] });
+    const bad = await foyer(['org', 'origins', 'north-clinic', '--add', 'https://*.north.test']);
+    assert.equal(bad.code, 1);
+    assert.match(bad.stderr, /Wildcards are not allowed/);
+    const both = await foyer(['org', 'origins', 'north-clinic', '--add', 'https://a.test', '--clear']);
+    assert.equal(both.code, 2);
+    assert.deepEqual(await json(['org', 'origins', 'north-clinic', '--clear']), { origins: [] });
+    const human = await foyer(['org', 'origins', 'north-clinic']);
+    assert.match(human.stdout, /No allowed origins for north-clinic/);
+    const { changes } = await json(['org', 'changes', 'north-clinic', '--limit', '1']);
+    assert.deepEqual(changes[0].detail, { added: [], removed: ['https://portal.north.test', 'https://app.north.test'] });
+  });
+
   it('sets, shows and removes single sign-on, never printing the client secret', async () => {
     const withKey = { SSO_SECRET_KEY: SSO_KEY };
     const noKey = await foyer(['org', 'sso', 'north-clinic', '--issuer', 'https://login.north.test', '--client-id', 'foyer', '--client-secret', SECRET]);

@@ -1,6 +1,7 @@
 /**
  * @module cli/commands/org
- * `foyer org create|list|show|changes|sso` (sso in sso.ts).
+ * `foyer org create|list|show|changes|sso|origins` (sso in sso.ts,
+ * origins in origins.ts).
  */
 import type { Command } from 'commander';
 import { operatorActor } from '../../domain/actors.ts';
@@ -9,6 +10,7 @@ import { createOrganization, getOrganization, listOrganizations } from '../../do
 import type { Output } from '../output.ts';
 import { presentChange, presentOrganization, presentUser } from '../presenters.ts';
 import { withContext } from '../context.ts';
+import { registerOrigins } from './origins.ts';
 import { registerSso } from './sso.ts';
 
 export function registerOrg(program: Command, out: () => Output): void {
@@ -74,4 +76,5 @@ export function registerOrg(program: Command, out: () => Output): void {
     );
 
   registerSso(org, out);
+  registerOrigins(org, out);
 }

@@ -68,6 +68,10 @@ export interface OrganizationStore {
   setUserRole(organizationId: string, userId: string, role: OrganizationRole): Promise<User | undefined>;
   /** Ids of the organization's users who have set a password. */
   usersWithPassword(organizationId: string): Promise<string[]>;
+  /** The origins allowed to embed the organization's pages, in the order set. */
+  listAllowedOrigins(organizationId: string): Promise<string[]>;
+  /** Replaces them, in this order (each once). */
+  replaceAllowedOrigins(organizationId: string, origins: readonly string[], at: Date): Promise<void>;
 }
 
 /** The record of changes to an organization's members and settings, written in the transaction of each change. */

@@ -4,7 +4,8 @@
  * meeting types, `isInfinite`, client-chosen `meetingId`, `queryParameters`
  * with the short redirect URL, meeting deletion, room read by slug (rooms
  * are created through v1/v2), boards and queues (see `spaces.ts`), and,
- * beyond the spec, webhook endpoints (see `webhooks.ts`).
+ * beyond the spec, webhook endpoints (see `webhooks.ts`) and the origins
+ * allowed to embed the pages (`allowed-origins.ts`).
  */
 import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { DomainContext } from '../../domain/context.ts';
@@ -21,6 +22,7 @@ import { BODY_ERRORS, MeetingIdParams, SlugParams, problemResponses } from '../r
 import { JSON_MEDIA_TYPE, acceptJsonBodies, installBodyDefaults, locationOf } from '../wire.ts';
 import { registerSpaceRoutes } from './spaces.ts';
 import { registerWebhookRoutes } from './webhooks.ts';
+import { registerAllowedOriginRoutes } from './allowed-origins.ts';
 
 const tags = ['v3'];
 
@@ -136,4 +138,5 @@ export const v3Plugin: FastifyPluginAsyncTypebox<{ ctx: DomainContext }> = async
 
   registerSpaceRoutes(app, ctx);
   registerWebhookRoutes(app, ctx);
+  registerAllowedOriginRoutes(app, ctx);
 };

@@ -51,6 +51,23 @@ export function organizationChangesContract(env: ContractEnv): void {
     });
   });
 
+  describe('allowed embedding origins', () => {
+    it('replaces an organization’s origins, keeping their order, without touching another’s', async () => {
+      const { o } = await seed(store);
+      const other = org();
+      await store.insertOrganization(other);
+      assert.deepEqual(await store.listAllowedOrigins(o.id), []);
+      await store.replaceAllowedOrigins(o.id, ['https://b.example', 'https://a.example'], later(1));
+      await store.replaceAllowedOrigins(other.id, ['https://a.example'], later(1));
+      assert.deepEqual(await store.listAllowedOrigins(o.id), ['https://b.example', 'https://a.example']);
+      await store.replaceAllowedOrigins(o.id, ['https://c.example'], later(2));
+      assert.deepEqual(await store.listAllowedOrigins(o.id), ['https://c.example']);
+      await store.replaceAllowedOrigins(o.id, [], later(3));
+      assert.deepEqual(await store.listAllowedOrigins(o.id), []);
+      assert.deepEqual(await store.listAllowedOrigins(other.id), ['https://a.example']);
+    });
+  });
+
   describe('the record of organization changes', () => {
     it('round-trips changes, newest first, only the organization’s own, with settings changes without a subject', async () => {
       const { o } = await seed(store);

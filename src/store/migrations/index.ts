@@ -17,6 +17,7 @@ import { webhooks } from './013_webhooks.ts';
 import { meetingAdmin } from './014_meeting_admin.ts';
 import { lists } from './015_lists.ts';
 import { organizationChanges } from './016_organization_changes.ts';
+import { allowedOrigins } from './017_allowed_origins.ts';
 
 const migrations: Record<string, Migration> = {
   '001_initial': initial,
@@ -30,6 +31,7 @@ const migrations: Record<string, Migration> = {
   '014_meeting_admin': meetingAdmin,
   '015_lists': lists,
   '016_organization_changes': organizationChanges,
+  '017_allowed_origins': allowedOrigins,
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -97,4 +97,20 @@ export const organizationQueries: OrganizationStore & ThisType<QueryContext> = {
       .execute();
     return rows.map((r) => r.id);
   },
+
+  async listAllowedOrigins(organizationId) {
+    const rows = await this.db.selectFrom('allowed_origins').select('origin').where('organization_id', '=', organizationId).orderBy('position').execute();
+    return rows.map((r) => r.origin);
+  },
+
+  async replaceAllowedOrigins(organizationId, origins, at) {
+    await atomically(this.db, async (trx) => {
+      await trx.deleteFrom('allowed_origins').where('organization_id', '=', organizationId).execute();
+      if (origins.length === 0) return;
+      await trx
+        .insertInto('allowed_origins')
+        .values(origins.map((origin, position) => ({ organization_id: organizationId, origin, position, created_at: at.getTime() })))
+        .execute();
+    });
+  },
 };

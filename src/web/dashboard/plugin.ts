@@ -17,6 +17,7 @@ import { installDashboardErrors } from './errors.ts';
 import { authRoutes } from './routes/auth.ts';
 import { consoleRoutes } from './routes/consoles.ts';
 import { keyRoutes } from './routes/keys.ts';
+import { embeddingRoutes } from './routes/embedding.ts';
 import { meetingRoutes } from './routes/meetings.ts';
 import { memberRoutes } from './routes/members.ts';
 import { overviewRoutes } from './routes/overview.ts';
@@ -45,6 +46,7 @@ const SECTIONS: DashboardRoutes[] = [
   webhookRoutes,
   usageRoutes,
   memberRoutes,
+  embeddingRoutes,
 ];
 
 export async function dashboardPlugin(app: FastifyInstance, options: DashboardOptions): Promise<void> {

@@ -33,6 +33,7 @@ function navigation(request: FastifyRequest, t: (key: string) => string): NavIte
     [`${DASHBOARD}/webhooks`, 'navWebhooks', can(actor, 'webhook.manage')],
     [`${DASHBOARD}/usage`, 'navUsage', can(actor, 'usage.read')],
     [`${DASHBOARD}/members`, 'navMembers', can(actor, 'user.manage')],
+    [`${DASHBOARD}/embedding`, 'navEmbedding', can(actor, 'origins.manage')],
   ];
   return items
     .filter(([, , shown]) => shown)
