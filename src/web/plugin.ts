@@ -13,6 +13,8 @@
  *   `/static/vendor/uplot/`: the two files of the uPlot package the
  *   dashboard's usage charts load (its ES module and style sheet), from
  *   node_modules, so no CDN is involved;
+ * - `/sdk/foyer.js`: the embedding SDK (public/sdk/foyer.js), an ES module
+ *   other sites load, so served with `Access-Control-Allow-Origin: *`;
  * - `/ws`: signalling and presence, served by the realtime hub it is given
  *   (created and run by the composition root, see src/realtime/).
  *
@@ -21,6 +23,7 @@
 import fastifyCookie from '@fastify/cookie';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -90,6 +93,18 @@ export async function webPlugin(app: FastifyInstance, opts: WebPluginOptions): P
       res.header('x-content-type-options', 'nosniff');
     },
   });
+
+  // The embedding SDK: loaded by other sites' pages as a module script, so it is served to every origin (CORS).
+  const sdk = readFileSync(join(PUBLIC_DIR, 'sdk', 'foyer.js'));
+  app.get('/sdk/foyer.js', { schema: { hide: true } }, async (_request, reply) =>
+    reply
+      .type('text/javascript; charset=utf-8')
+      .header('access-control-allow-origin', '*')
+      .header('cross-origin-resource-policy', 'cross-origin')
+      .header('x-content-type-options', 'nosniff')
+      .header('cache-control', 'public, max-age=300')
+      .send(sdk),
+  );
 
   await registerViews(app);
   await app.register(dashboardPlugin, { ctx, config, prefix: DASHBOARD });

@@ -94,6 +94,17 @@ for (const database of await testDatabases()) {
       assert.equal(frameAncestors(gone.headers.get('content-security-policy')), expected);
     });
 
+    it('gives an embedded page over https a participant cookie it keeps inside another site’s frame (SameSite=None, Secure, Partitioned)', async () => {
+      const secure = await startServer(db.store, { publicUrl: 'https://meet.clinic.test' });
+      try {
+        const meeting = await createMeeting(secure.ctx, operatorActor(clinic.organization), {});
+        const page = await request(`${secure.origin}/meetings/${meeting.id}`, 'GET');
+        assert.match(page.headers.get('set-cookie') ?? '', /^foyer_participant=[A-Za-z0-9_-]{24}; Max-Age=2592000; Path=\/; HttpOnly; Secure; Partitioned; SameSite=None$/);
+      } finally {
+        await secure.close();
+      }
+    });
+
     it('lets the organization’s console be framed by its origins; other dashboard pages never', async () => {
       const ada = await signedIn(server.origin, server.ctx, clinic.organization, 'ada@clinic.test');
       const board = await createSpace(server.ctx, operatorActor(clinic.organization), 'board', { name: 'Board', slug: `board-${database.name}-origins` });

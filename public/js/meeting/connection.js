@@ -50,6 +50,7 @@ export async function startCall() {
 }
 
 async function onMessage(m) {
+  state.bridge?.observe(m);
   switch (m.type) {
     case 'knocking':
       resetBackoff();

@@ -29,6 +29,7 @@ export function finish(kind, code) {
   mesh.closeAll();
   stopMedia();
   state.participants = [];
+  state.bridge?.finished(kind, code === undefined ? {} : { code });
   if (endScreen && endScreen(kind, code) !== false) return;
   const messages = {
     left: t('left'),

@@ -39,6 +39,8 @@ export const state = {
   /** Arrivals knock (welcome and `lock`); and, for the host, who is knocking now (`knocks`). */
   locked: false,
   knocks: [],
+  /** The page's link to an embedding page (meeting/embed.js), told what happens in the call; null when not started. */
+  bridge: null,
   /** The current connection (lib/signalling.js); null between a drop and the next attempt. */
   signalling: null,
   leaving: false,

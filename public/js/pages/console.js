@@ -4,6 +4,7 @@
 // arrivals in the background, and the call with the client they take.
 // Its parts are in public/js/console/.
 import { mesh } from '../meeting/call.js';
+import { startEmbedBridge } from '../meeting/embed.js';
 import { settings, state } from '../meeting/state.js';
 import { arrived, askToNotify, notifyPermission, unlockSoundOnGesture } from '../console/alerts.js';
 import { callMeeting, dropCall, joinCall } from '../console/call.js';
@@ -44,6 +45,7 @@ function showError(text) {
 
 function onView(view) {
   lastView = view;
+  state.bridge?.observe({ type: 'console', view });
   page.dataset.state = 'open';
   $('console-connection').textContent = '';
   // Arrivals since the last view (none on the first: those were there before the page).
@@ -88,4 +90,5 @@ showNotifyState(notifyPermission());
 setInterval(() => lastView && renderView(lastView, act), 30_000);
 
 unlockSoundOnGesture();
+startEmbedBridge('console', { spaceId: settings.console.spaceId });
 socket.connect();

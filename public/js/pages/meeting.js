@@ -6,7 +6,8 @@ import { startCall } from '../meeting/connection.js';
 import { acquire } from '../meeting/local-media.js';
 import { showPrejoin } from '../meeting/prejoin.js';
 import { reconnectWhenOnline } from '../meeting/reconnect.js';
-import { announced, embed, lang, params, state } from '../meeting/state.js';
+import { startEmbedBridge } from '../meeting/embed.js';
+import { announced, embed, lang, params, settings, state } from '../meeting/state.js';
 
 document.documentElement.lang = lang;
 if (embed) document.body.classList.add('embed');
@@ -29,6 +30,7 @@ window.foyer = {
   hosts: () => state.participants.filter((p) => p.host).map((p) => p.name),
 };
 
+startEmbedBridge('meeting', 'meetingId' in settings.target ? { meetingId: settings.target.meetingId } : { slug: settings.target.slug });
 reconnectWhenOnline(startCall);
 
 window.addEventListener('pagehide', () => {

@@ -8,6 +8,7 @@ import { startCall } from '../meeting/connection.js';
 import { setEndScreen } from '../meeting/end.js';
 import { acquire, stopMedia } from '../meeting/local-media.js';
 import { showPrejoin } from '../meeting/prejoin.js';
+import { startEmbedBridge } from '../meeting/embed.js';
 import { embed, lang, params, settings, state } from '../meeting/state.js';
 import { CloseCode } from '../shared/close-codes.js';
 import { finishLine, forgetPlace, holdsPlace, leaveLine, openLine } from '../waiting/line.js';
@@ -47,6 +48,8 @@ function end(kind, view) {
     mesh.closeAll();
   }
   stopMedia();
+  // A call's end was told by the call itself; a wait that ended without one is told here.
+  if (kind === 'declined' || kind === 'closed') state.bridge?.finished(kind, view?.message ? { message: view.message } : {});
   showEnd(kind, view);
 }
 
@@ -95,6 +98,7 @@ function leaveCall() {
 
 function onView(view) {
   lastView = view;
+  state.bridge?.observe({ type: 'waiting', view });
   if (over) return;
   if (FINAL.has(view.state)) return end(view.state, view);
   if ((view.state === 'reserved' || view.state === 'in_call') && view.meetingId) {
@@ -131,6 +135,7 @@ function leave() {
   leaveLine();
   over = true;
   stopMedia();
+  state.bridge?.finished('left');
   showEnd('left');
 }
 
@@ -142,6 +147,8 @@ function beginWaiting() {
 function prejoinLabels() {
   return { heading: settings.title || wt('enterTitle'), intro: wt('enterIntro'), submit: wt('enterLine') };
 }
+
+startEmbedBridge('waiting', { slug: settings.waiting.slug });
 
 // A reload (or a return within the grace period) takes the held place back without asking again.
 if ((holdsPlace() || params.get('skipPrejoin') === 'true') && state.name) {
