@@ -3,7 +3,7 @@
 // and sends the commands of the buttons. `?src=REDIRECT_URL&name=Ann`
 // opens a meeting at once. `window.foyerLog` keeps the events (for tests).
 
-const EVENTS = ['ready', 'joined', 'left', 'participant_joined', 'participant_left', 'knocking', 'admitted', 'waiting_changed', 'media_changed', 'locked', 'unlocked', 'ended', 'error', 'command_done'];
+const EVENTS = ['ready', 'joined', 'left', 'participant_joined', 'participant_left', 'knocking', 'admitted', 'waiting_changed', 'media_changed', 'chat_message', 'locked', 'unlocked', 'ended', 'error', 'command_done'];
 const log = document.getElementById('log');
 const stage = document.getElementById('stage');
 window.foyerLog = [];

@@ -57,6 +57,7 @@ try {
       await phase(patient, 'call');
       if (width < 600) await host.click('#people-toggle');
       await host.waitForSelector('#people-list [data-action="remove"]');
+      await host.click('#more');
       await host.click('#lock');
       await patient.waitForFunction(() => (window as any).foyer.locked() === true);
       await shot(host, 'host-call-locked', width, lang);
@@ -64,6 +65,7 @@ try {
       await patient.waitForSelector('#mute-request');
       if (width < 600) await patient.click('#people-toggle');
       await shot(patient, 'participant-mute-request', width, lang);
+      await host.click('#more');
       await host.click('#end-all');
       await host.waitForSelector('#confirm');
       await shot(host, 'host-end-confirm', width, lang);
@@ -75,6 +77,7 @@ try {
       await patient.reload();
       await phase(patient, 'knocking');
       await shot(patient, 'knock-after-removal', width, lang);
+      await host.click('#more');
       await host.click('#end-all');
       await host.click('#confirm-ok');
       await host.waitForSelector('#finished');

@@ -4,7 +4,7 @@
  * the `foyer` CLI, the bench and the tests all use, so the domain context
  * is assembled in exactly one place. It opens the database named by the
  * configuration (or takes a store the caller already has) and creates the
- * event publisher that the realtime hub, caches and webhooks listen to.
+ * event publisher that the realtime side, caches and webhooks listen to.
  */
 import type { Config } from './config.ts';
 import type { DomainContext, Mailer } from './domain/context.ts';

@@ -1,7 +1,7 @@
 /**
  * @module logger
  * The process's one logger (pino), made before anything that logs: the
- * HTTP server, the realtime hub and the request limits all write through
+ * HTTP server, the realtime side and the request limits all write through
  * it. Requests are logged without headers or bodies, and without the token
  * of a password link or the code of a single sign-on callback in their URL; credential headers are redacted by
  * path too, as a guard for any future serializer that would log them.

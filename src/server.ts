@@ -2,7 +2,7 @@
  * @module server
  * Wires one Foyer server from its parts: the domain context over an open
  * store, the key lookup cache (kept fresh by domain events), the realtime
- * hub and its bus, the webhook worker, request limits when given, and the
+ * side and its bus, the webhook worker, request limits when given, and the
  * HTTP application.
  * `npm start` (main.ts) and the tests build servers only through here, so
  * what the tests run is what production runs.
@@ -64,9 +64,9 @@ export async function createServer(parts: ServerParts): Promise<FoyerServer> {
     ? new Metrics({
         ctx,
         database: store,
-        connections: () => realtime.hub.size,
-        redisUp: config.redisUrl ? () => realtime.hub.busUp() ?? false : undefined,
-        sweeps: () => ({ runs: realtime.hub.sweeps }),
+        connections: () => realtime.size,
+        redisUp: config.redisUrl ? () => realtime.busUp() ?? false : undefined,
+        sweeps: () => ({ runs: realtime.sweeps }),
       })
     : undefined;
   const webhooks = createWebhookWorker(ctx, config, logger, parts.webhooks);

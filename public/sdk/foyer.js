@@ -27,6 +27,7 @@ const EVENT_TYPES = [
   'admitted',
   'waiting_changed',
   'media_changed',
+  'chat_message',
   'locked',
   'unlocked',
   'ended',

@@ -69,25 +69,49 @@ export interface Mailer {
 
 export interface UnitOfWork {
   raise(event: DomainEvent): void;
+  /** Asks the outermost unit of work to run again, from the start, when it fails with an error `policy` takes. */
+  retryOn(policy: RetryPolicy): void;
+}
+
+/** Which failures are worth running a whole unit of work again for, and how often at most. */
+export interface RetryPolicy {
+  when(error: unknown): boolean;
+  /** Runs in all, the first included. */
+  attempts: number;
 }
 
 /**
  * Runs `work` as one unit: its writes through the context it is given
  * share one transaction, the events it raises reach transactional
  * listeners inside that transaction and everyone else after the commit.
- * Called inside another unit of work, it joins that one.
+ *
+ * Called inside another unit of work, it joins that one. A failed
+ * statement ends a PostgreSQL transaction, so a nested call cannot retry
+ * by itself: its `retry` policy is handed to the outermost unit, which
+ * rolls back and runs its whole work again (and only the outermost does).
  */
-export async function transact<T>(ctx: DomainContext, work: (tx: DomainContext) => Promise<T>): Promise<T> {
-  if (ctx.unitOfWork) return work(ctx);
-  let raised: DomainEvent[] = [];
-  const result = await ctx.store.transaction(async (store) => {
-    raised = [];
-    const value = await work({ ...ctx, store, unitOfWork: { raise: (event) => raised.push(event) } });
-    await ctx.events.recordInTransaction(store, raised);
-    return value;
-  });
-  ctx.events.publish(raised);
-  return result;
+export async function transact<T>(ctx: DomainContext, work: (tx: DomainContext) => Promise<T>, options: { retry?: RetryPolicy } = {}): Promise<T> {
+  if (ctx.unitOfWork) {
+    if (options.retry) ctx.unitOfWork.retryOn(options.retry);
+    return work(ctx);
+  }
+  for (let attempt = 1; ; attempt++) {
+    const policies: RetryPolicy[] = options.retry ? [options.retry] : [];
+    let raised: DomainEvent[] = [];
+    try {
+      const result = await ctx.store.transaction(async (store) => {
+        raised = [];
+        const unitOfWork: UnitOfWork = { raise: (event) => raised.push(event), retryOn: (policy) => policies.push(policy) };
+        const value = await work({ ...ctx, store, unitOfWork });
+        await ctx.events.recordInTransaction(store, raised);
+        return value;
+      });
+      ctx.events.publish(raised);
+      return result;
+    } catch (error) {
+      if (!policies.some((policy) => attempt < policy.attempts && policy.when(error))) throw error;
+    }
+  }
 }
 
 /** Raises an event of the running unit of work. */

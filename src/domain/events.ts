@@ -6,12 +6,12 @@
  * - transactional ones run inside the transaction that raised the events,
  *   with its store, so what they write (an outbox) commits with the change
  *   or not at all;
- * - the others run after the commit (the realtime hub ending a meeting's
+ * - the others run after the commit (the realtime side ending a meeting's
  *   calls, the lookup cache forgetting a revoked key). A failing listener
  *   is reported and does not stop the others.
  */
 import type { Store } from './ports/store.ts';
-import type { PlaceRef } from './presence.ts';
+import type { MediaState, PlaceRef } from './presence.ts';
 
 interface EventBase {
   organizationId: string;
@@ -33,7 +33,7 @@ export type DomainEvent = EventBase &
     | { type: 'participant.mute_requested'; meetingId: string; participantId: string; byUserId: string }
     | { type: 'room.session.started'; sessionId: string; ownerKind: 'room' | 'board'; ownerId: string }
     | { type: 'room.session.ended'; sessionId: string }
-    | { type: 'participant.joined'; place: PlaceRef; participantId: string; displayName: string }
+    | { type: 'participant.joined'; place: PlaceRef; participantId: string; displayName: string; media: MediaState; host: boolean }
     | { type: 'participant.left'; place: PlaceRef; participantId: string }
     | { type: 'waiting.client.joined'; spaceId: string; entryId: string; displayName: string }
     | { type: 'waiting.client.accepted'; spaceId: string; entryId: string; userId: string; meetingId: string }
@@ -42,7 +42,7 @@ export type DomainEvent = EventBase &
     | { type: 'member.status.changed'; spaceId: string; userId: string; isActive: boolean; isAutoAccepting: boolean }
     | { type: 'space.changed'; spaceId: string; deleted: boolean }
     | { type: 'api_key.revoked'; publicKey: string }
-    | { type: 'member.sessions.ended'; userId: string }
+    | { type: 'member.signed_out'; userId: string }
     | { type: 'organization.origins_changed' }
     | { type: 'organization.quota_changed' }
   );

@@ -134,33 +134,33 @@ export async function createMeeting(ctx: DomainContext, actor: Actor, input: Cre
     lock: waitForOwner ? 'until_owner' : 'open',
   };
 
-  if (!queryParameters) {
-    await insertMeeting(ctx, meeting);
-    return meeting;
-  }
-  // A short-code collision is astronomically unlikely, but cheap to survive.
-  for (let attempt = 0; ; attempt++) {
-    meeting.shortCode = randomBase62(SHORT_CODE_LENGTH);
-    try {
-      await insertMeeting(ctx, meeting);
-      return meeting;
-    } catch (error) {
-      if (!(error instanceof ConflictError && error.field === 'shortCode') || attempt >= 4) throw error;
-    }
-  }
+  await insertMeeting(ctx, meeting, Boolean(queryParameters));
+  return meeting;
 }
 
+/** A short-code collision is astronomically unlikely, but cheap to survive: a few fresh codes, each in a whole new unit of work. */
+const SHORT_CODE_RETRY = {
+  attempts: 5,
+  when: (error: unknown) => error instanceof ConflictError && error.field === 'shortCode',
+};
+
 /**
- * Inserts, raising `meeting.created`; one transaction per attempt, since a
- * failed insert ends a PostgreSQL transaction. A taken id can only be a
+ * Inserts, raising `meeting.created`. A fresh short code is drawn inside
+ * the unit of work, so when the outermost unit runs again after a
+ * collision (see `transact`) it draws another. A taken id can only be a
  * client-chosen one, so it is reported as `meetingId`.
  */
-async function insertMeeting(ctx: DomainContext, meeting: Meeting): Promise<void> {
+async function insertMeeting(ctx: DomainContext, meeting: Meeting, withShortCode: boolean): Promise<void> {
   try {
-    await transact(ctx, async (tx) => {
-      await tx.store.insertMeeting(meeting);
-      raise(tx, { type: 'meeting.created', organizationId: meeting.organizationId, meetingId: meeting.id, at: meeting.createdAt });
-    });
+    await transact(
+      ctx,
+      async (tx) => {
+        if (withShortCode) meeting.shortCode = randomBase62(SHORT_CODE_LENGTH);
+        await tx.store.insertMeeting(meeting);
+        raise(tx, { type: 'meeting.created', organizationId: meeting.organizationId, meetingId: meeting.id, at: meeting.createdAt });
+      },
+      withShortCode ? { retry: SHORT_CODE_RETRY } : {},
+    );
   } catch (error) {
     if (error instanceof ConflictError && error.field === 'id') {
       throw new ConflictError('meetingId', 'A meeting with this meetingId already exists.');
@@ -191,7 +191,7 @@ export async function deleteMeeting(ctx: DomainContext, actor: Actor, id: string
 
 /**
  * Ends an open meeting at once for everyone in it, as the service (not an
- * API client) decides: a waiting-list call that is over, an admin ending a
+ * API client) decides: a waiting-list call that is over, a host ending a
  * meeting. Raises `meeting.ended` (reason `closed`); the page then answers 410.
  */
 export async function endMeeting(ctx: DomainContext, meetingId: string, byUserId?: string): Promise<Meeting | undefined> {

@@ -15,7 +15,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import type { Actor } from './actors.ts';
 import { transact, type DomainContext } from './context.ts';
 import { ForbiddenError, NotFoundError, ValidationError } from './errors.ts';
-import { endMemberSessions } from './member-sessions.ts';
+import { endSignInSessions } from './sign-in-sessions.ts';
 import { hashPassword, passwordProblem } from './passwords.ts';
 import { memberSubject, recordChange } from './organization-changes.ts';
 import { addUser, findMember, type AddUserInput, type MemberRef } from './organizations.ts';
@@ -183,7 +183,7 @@ export async function setPasswordWithLink(ctx: DomainContext, token: string, pas
   await transact(ctx, async (tx) => {
     if (!(await tx.store.useMemberLink(tokenHash(token), tx.now()))) throw new NotFoundError('link', UNUSABLE);
     await tx.store.setPasswordHash(user.id, hash);
-    await endMemberSessions(tx, user);
+    await endSignInSessions(tx, user);
   });
   return user;
 }

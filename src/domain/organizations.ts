@@ -17,7 +17,7 @@ import { ConflictError, NotFoundError, ValidationError, type FieldError } from '
 import { newId } from './ids.ts';
 import { memberSubject, recordChange } from './organization-changes.ts';
 import { authorize } from './policies.ts';
-import { endMemberSessions } from './member-sessions.ts';
+import { endSignInSessions } from './sign-in-sessions.ts';
 import { slugProblem, slugify } from './slugs.ts';
 import { checkText, isEmail } from './text.ts';
 import type { Organization, OrganizationRole, OrganizationType, User } from './types.ts';
@@ -137,7 +137,7 @@ export async function removeUser(ctx: DomainContext, actor: Actor, ref: MemberRe
   return transact(ctx, async (tx) => {
     const user = await findMember(tx, actor, typeof ref === 'string' ? { email: ref } : ref);
     await keepAnAdmin(tx, actor, user, 'userId');
-    await endMemberSessions(tx, user);
+    await endSignInSessions(tx, user);
     if (!(await tx.store.deleteUser(org.id, user.id))) throw new NotFoundError('user');
     await recordChange(tx, actor, 'member.removed', memberSubject(user), { role: user.role });
     return user;
@@ -155,7 +155,7 @@ export async function changeUserRole(ctx: DomainContext, actor: Actor, ref: Memb
     if (to !== 'ADMIN') await keepAnAdmin(tx, actor, user, 'role');
     const changed = await tx.store.setUserRole(actor.organization.id, user.id, to as OrganizationRole);
     if (!changed) throw new NotFoundError('user');
-    if (user.role === 'ADMIN') await endMemberSessions(tx, user);
+    if (user.role === 'ADMIN') await endSignInSessions(tx, user);
     await recordChange(tx, actor, 'member.role_changed', memberSubject(user), { from: user.role, to });
     return changed;
   });

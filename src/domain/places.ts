@@ -2,7 +2,7 @@
  * @module domain/places
  * Where participants meet and who may enter: a meeting by its link, or a
  * room or board by its slug. The rules of entering are stated here once;
- * the meeting pages and the signalling hub both ask this module.
+ * the meeting pages ask this module, and joining (joining.ts) applies it.
  */
 import { raise, transact, type DomainContext } from './context.ts';
 import { ValidationError } from './errors.ts';
@@ -57,69 +57,6 @@ export async function meetingAtLink(
 /** The room, board or queue at a slug, across organizations. */
 export async function placeAtSlug(ctx: DomainContext, slug: string): Promise<SlugPlace | undefined> {
   return isSlugShaped(slug) ? ctx.store.live.findSlugPlace(slug) : undefined;
-}
-
-export type JoinResult =
-  | { ok: true; participant: Participant; place: PlaceRef; title: string | null }
-  | { ok: false; reason: JoinRefusal };
-
-export interface Joiner extends MediaState {
-  /** The connection's id, unique across instances. */
-  id: string;
-  displayName: string;
-  /** The meeting's admin (see meeting-admin.ts); always false in a room's session. */
-  host: boolean;
-  /** Who they are across reconnects, if known (see Participant). */
-  guestKey: string | null;
-}
-
-/**
- * Adds a participant to a meeting or to a room's current session (starting
- * one if needed); raises `participant.joined`, after `meeting.started` for
- * a meeting's first participant ever or `room.session.started` for a new session.
- */
-export async function enterPlace(ctx: LiveContext, target: JoinTarget, joiner: Joiner): Promise<JoinResult> {
-  const at = ctx.now();
-  const participant = { ...joiner, host: 'meetingId' in target && joiner.host, instanceId: ctx.instanceId, joinedAt: at };
-
-  if ('meetingId' in target) {
-    const found = await meetingAtLink(ctx, { id: target.meetingId });
-    if (!found) return { ok: false, reason: 'not_found' };
-    if (found.state !== 'open') return { ok: false, reason: found.state };
-    const { meeting } = found;
-    const entered = await transact(ctx, async (tx) => {
-      if (!(await tx.store.live.enterMeeting(meeting.id, participant, at))) return false;
-      const place: PlaceRef = { kind: 'meeting', id: meeting.id };
-      if (await tx.store.markMeetingStarted(meeting.id, at)) raise(tx, { type: 'meeting.started', organizationId: meeting.organizationId, meetingId: meeting.id, at });
-      raise(tx, { type: 'participant.joined', organizationId: meeting.organizationId, place, participantId: joiner.id, displayName: joiner.displayName, at });
-      return true;
-    });
-    if (!entered) {
-      // Closed or deleted between the read and the write.
-      const now = await ctx.store.live.findMeetingRecord({ id: meeting.id });
-      return { ok: false, reason: now?.deletedAt ? 'deleted' : 'closed' };
-    }
-    const place: PlaceRef = { kind: 'meeting', id: meeting.id };
-    return { ok: true, participant: { ...participant, place }, place, title: null };
-  }
-
-  const found = await placeAtSlug(ctx, target.slug);
-  if (!found) return { ok: false, reason: 'not_found' };
-  const admission = slugAdmission(found);
-  if (admission !== 'enter') return { ok: false, reason: admission };
-  const ownerKind = found.kind === 'room' ? 'room' : 'board';
-  const place = await transact(ctx, async (tx) => {
-    const session = await tx.store.live.enterSession(ownerKind, found.id, participant, at);
-    const entered: PlaceRef = { kind: 'session', id: session.id };
-    // A session started by this participant carries their arrival time.
-    if (session.startedAt.getTime() === at.getTime()) {
-      raise(tx, { type: 'room.session.started', organizationId: found.organizationId, sessionId: session.id, ownerKind, ownerId: found.id, at });
-    }
-    raise(tx, { type: 'participant.joined', organizationId: found.organizationId, place: entered, participantId: joiner.id, displayName: joiner.displayName, at });
-    return entered;
-  });
-  const title = found.kind === 'room' ? found.title : found.name;
-  return { ok: true, participant: { ...participant, place }, place, title };
 }
 
 /** Removes a participant, raising `participant.left`; the place gets its deadline when it is now empty everywhere. */

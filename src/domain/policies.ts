@@ -20,7 +20,7 @@
  *
  * (*) only a member listed on that board or queue (checked by domain/waiting).
  *
- * A meeting in progress is run by its admin (see `isMeetingAdmin`): the
+ * A meeting in progress is run by its host (see `isHost`): the
  * member named by `ownerEmail`, or, for a meeting without an owner, any
  * ADMIN of its organization. Only a member's own session makes them admin,
  * never what a browser sends.
@@ -84,12 +84,12 @@ export function authorize(actor: Actor, action: Action): void {
 }
 
 /** Whether `actor` administers `meeting` in the call: its owner; for a meeting without one, any ADMIN of its organization. */
-export function isMeetingAdmin(actor: Actor | null, meeting: Pick<Meeting, 'organizationId' | 'ownerUserId'>): boolean {
+export function isHost(actor: Actor | null, meeting: Pick<Meeting, 'organizationId' | 'ownerUserId'>): boolean {
   if (!actor || actor.kind !== 'member' || actor.organization.id !== meeting.organizationId) return false;
   return meeting.ownerUserId ? actor.user.id === meeting.ownerUserId : actor.user.role === 'ADMIN';
 }
 
-/** Throws `ForbiddenError` unless `actor` administers `meeting`. */
-export function authorizeMeetingAdmin(actor: Actor | null, meeting: Pick<Meeting, 'organizationId' | 'ownerUserId'>): asserts actor is Extract<Actor, { kind: 'member' }> {
-  if (!isMeetingAdmin(actor, meeting)) throw new ForbiddenError('Only the host of this meeting may do this.');
+/** Throws `ForbiddenError` unless `actor` hosts `meeting`. */
+export function authorizeHost(actor: Actor | null, meeting: Pick<Meeting, 'organizationId' | 'ownerUserId'>): asserts actor is Extract<Actor, { kind: 'member' }> {
+  if (!isHost(actor, meeting)) throw new ForbiddenError('Only the host of this meeting may do this.');
 }

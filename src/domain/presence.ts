@@ -31,7 +31,7 @@ export interface Participant extends MediaState {
   place: PlaceRef;
   displayName: string;
   joinedAt: Date;
-  /** The meeting's admin (decided from their session when they joined); shown to everyone as the host. */
+  /** The meeting's host (decided from their session when they joined); shown to everyone as the host. */
   host: boolean;
   /** Who they are across reconnects (member or browser), to recognise a removed participant; null when unknown. */
   guestKey: string | null;

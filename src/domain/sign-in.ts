@@ -16,7 +16,7 @@
  *   database their SHA-256. A session ends after SESSION_IDLE_MINUTES
  *   without a request, SESSION_MAX_HOURS after sign-in, on sign-out, when
  *   the member's password is set, when the member is removed, and when
- *   they lose the ADMIN role (member-sessions.ts).
+ *   they lose the ADMIN role (sign-in-sessions.ts).
  */
 import { randomBytes } from 'node:crypto';
 import { memberActor, type Actor } from './actors.ts';

@@ -4,8 +4,8 @@
  * document, health routes, under `API_PREFIX` one encapsulated API context
  * where every request is authenticated before its version plugin (v1 at
  * the prefix root, v2 at `/v2`, v3 at `/v3`) sees it, and the meeting
- * pages with the realtime hub's socket at the root. It runs the hub it is
- * given with the server: started when ready, stopped on close.
+ * pages with the realtime side's socket at the root. It runs the realtime
+ * side it is given with the server: started when ready, stopped on close.
  *
  * No CORS: API secrets belong on servers, so browsers get no grant.
  */
@@ -90,8 +90,8 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
 
   // Meeting pages, static files and signalling at the root.
   await app.register(webPlugin, { ctx, config, realtime });
-  app.addHook('onReady', async () => realtime.hub.start());
-  app.addHook('preClose', async () => realtime.hub.stop());
+  app.addHook('onReady', async () => realtime.start());
+  app.addHook('preClose', async () => realtime.stop());
   for (const service of opts.background ?? []) {
     app.addHook('onReady', async () => service.start());
     app.addHook('onClose', async () => service.stop());

@@ -1,21 +1,38 @@
 /**
  * @module realtime/bus
- * How instances tell each other about a meeting place: presence changed,
- * a signalling message for a participant, a place ended. In one process
- * the local bus delivers in process; with REDIS_URL the Redis bus fans out
- * to every instance (see redis-bus.ts). Every instance receives every
- * message and each subscriber keeps only what concerns it.
+ * How instances tell each other about a meeting place: a participant
+ * joined, left or changed their media (a delta: the changed participant,
+ * never the whole list), a signalling message for a participant, a place
+ * ended, a host's decision, a waiting list changed. In one process the
+ * local bus delivers in process; with REDIS_URL the Redis bus fans out to
+ * every instance (see redis-bus.ts). Every instance receives every message
+ * and each subscriber keeps only what concerns it.
  */
-import type { PlaceRef } from '../domain/presence.ts';
+import type { MediaState, PlaceRef } from '../domain/presence.ts';
 import type { ServerMessage } from './protocol.ts';
 
 export type RelayedMessage = Extract<ServerMessage, { type: 'offer' | 'answer' | 'ice' }>;
 
+/** A participant as the bus carries them: what others see, and their order in the list. */
+export interface ListedParticipant extends MediaState {
+  id: string;
+  displayName: string;
+  host: boolean;
+  /** Milliseconds since the epoch; the list is ordered by it, then by id. */
+  joinedAt: number;
+}
+
+/** One change of a place's participants. */
+export type PresenceChange =
+  | { kind: 'joined'; participant: ListedParticipant }
+  | { kind: 'left'; participantId: string }
+  | { kind: 'media'; participantId: string; media: MediaState };
+
 export type BusMessage =
-  | { t: 'presence'; place: PlaceRef }
+  | { t: 'presence'; place: PlaceRef; change: PresenceChange }
   | { t: 'signal'; place: PlaceRef; to: string; message: RelayedMessage }
   | { t: 'ended'; place: PlaceRef; reason: 'closed' | 'deleted'; byHost?: boolean }
-  /** The meeting admin's decisions (see admin-fanout.ts). */
+  /** The host's decisions (see host-delivery.ts). */
   | { t: 'lock'; place: PlaceRef; locked: boolean }
   | { t: 'knocks'; place: PlaceRef }
   | { t: 'admission'; place: PlaceRef; knockId: string; admitted: boolean }
@@ -35,8 +52,13 @@ export interface Bus {
   close(): Promise<void>;
   /** Whether the connection to other instances is up (for metrics); absent for the local bus. */
   isUp?(): boolean;
-  /** Calls `listener` each time the connection to other instances comes back after a loss. */
-  onRecovered?(listener: () => void): void;
+  /**
+   * Calls `listener` whenever messages of other instances may have been
+   * lost: the connection came back after a loss, or an instance's
+   * sequence of messages skipped a number. Listeners catch up from the
+   * database.
+   */
+  onLost?(listener: (why: 'reconnected' | 'missed') => void): void;
 }
 
 /** The subscribers of one instance; both buses deliver through it. */

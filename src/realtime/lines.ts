@@ -3,7 +3,8 @@
  * Waiting lists on this instance: the waiting clients and member consoles
  * that follow each board or queue, what they are sent when its line
  * changes (anywhere: the bus carries a `line` message from the instance
- * where the change happened), and auto-accept run where a change happened.
+ * where the change happened, see event-translator.ts), and auto-accept run
+ * where a change happened.
  *
  * Pushes are coalesced per space: a burst of changes (a flood of
  * arrivals) reads the line once and sends each follower one update.
@@ -12,18 +13,24 @@ import type { DomainEvent } from '../domain/events.ts';
 import type { LiveContext } from '../domain/lifecycle.ts';
 import { dispatchAutoAccept } from '../domain/waiting/serving.ts';
 import { clientView, consoleView, lineSnapshot } from '../domain/waiting/views.ts';
-import type { Bus } from './bus.ts';
-import type { RealtimeLogger, Watched } from './contracts.ts';
 import { CloseCode, type ServerMessage } from './protocol.ts';
 
-/** What lines need of a follower connection. */
-export interface Follower {
-  readonly state: string;
-  readonly entryId: string | undefined;
-  readonly watched: Watched | undefined;
-  readonly member: { kind: string; user?: { id: string } } | null;
+/** The board or queue a waiting client or a console follows. */
+export interface Watched {
+  organizationId: string;
+  spaceId: string;
+  kind: 'board' | 'queue';
+}
+
+/** A waiting client's or a member console's session, as lines use it. */
+export type Follower = {
+  readonly watched: Watched;
   send(message: ServerMessage): void;
   refuse(code: number, errorCode: string, message: string): void;
+} & ({ readonly role: 'waiting'; readonly entryId: string } | { readonly role: 'console'; readonly userId: string });
+
+interface Logger {
+  error(object: object, message: string): void;
 }
 
 /** Changes closer together than this are sent as one. */
@@ -36,29 +43,25 @@ export class Lines {
 
   constructor(
     private readonly ctx: LiveContext,
-    private readonly bus: Bus,
-    private readonly log: RealtimeLogger,
+    private readonly log: Logger,
     private readonly track: <T>(promise: Promise<T>) => Promise<T>,
   ) {}
 
-  follow(follower: Follower, watched: Watched): void {
-    let set = this.followers.get(watched.spaceId);
-    if (!set) this.followers.set(watched.spaceId, (set = new Set()));
+  follow(follower: Follower): void {
+    let set = this.followers.get(follower.watched.spaceId);
+    if (!set) this.followers.set(follower.watched.spaceId, (set = new Set()));
     set.add(follower);
   }
 
   forget(follower: Follower): void {
-    if (!follower.watched) return;
     const set = this.followers.get(follower.watched.spaceId);
     set?.delete(follower);
     if (set?.size === 0) this.followers.delete(follower.watched.spaceId);
   }
 
-  /** A domain event of this instance: tell every instance, and give free auto-accepting members their next client. */
-  onDomainEvent(event: DomainEvent): void {
-    if (event.type !== 'waiting.changed' && event.type !== 'space.changed') return;
-    this.bus.publish({ t: 'line', organizationId: event.organizationId, spaceId: event.spaceId });
-    if (event.type === 'waiting.changed' || !event.deleted) this.scheduleDispatch(event.organizationId, event.spaceId);
+  /** A domain event of this instance: a line that changed here gives free auto-accepting members their next client. */
+  afterChange(event: DomainEvent): void {
+    if (event.type === 'waiting.changed' || (event.type === 'space.changed' && !event.deleted)) this.scheduleDispatch(event.organizationId, event.spaceId);
   }
 
   /** A line changed somewhere: send this instance's followers of it their view, once per burst. */
@@ -76,7 +79,7 @@ export class Lines {
   /** Sends every follower on this instance its view again (after changes elsewhere may have gone unannounced). */
   refreshAll(): void {
     for (const set of this.followers.values()) {
-      const watched = [...set][0]?.watched;
+      const watched = set.values().next().value?.watched;
       if (watched) this.changed(watched.organizationId, watched.spaceId);
     }
   }
@@ -89,11 +92,11 @@ export class Lines {
       for (const follower of followers) {
         if (!snapshot) {
           follower.refuse(CloseCode.gone, 'gone', 'This board or queue no longer exists.');
-        } else if (follower.state === 'console') {
-          const userId = follower.member?.user?.id;
-          if (userId && snapshot.space.members.some((m) => m.userId === userId)) follower.send({ type: 'console', view: consoleView(snapshot, userId) });
+        } else if (follower.role === 'console') {
+          const { userId } = follower;
+          if (snapshot.space.members.some((m) => m.userId === userId)) follower.send({ type: 'console', view: consoleView(snapshot, userId) });
           else follower.refuse(CloseCode.notJoinable, 'not_member', 'You are no longer a member of this board or queue.');
-        } else if (follower.entryId) {
+        } else {
           const entry = snapshot.entries.find((e) => e.id === follower.entryId) ?? (await this.ctx.store.findWaitingEntry(follower.entryId));
           if (entry) follower.send({ type: 'waiting', token: undefined, view: clientView(snapshot, entry) });
         }

@@ -52,11 +52,11 @@ export interface ParticipantView {
   audio: boolean;
   video: boolean;
   screen: boolean;
-  /** The meeting's admin: everyone sees them as the host. */
+  /** The meeting's host: everyone sees them as the host. */
   host: boolean;
 }
 
-/** Someone knocking, as their meeting's admin sees them. */
+/** Someone knocking, as their meeting's host sees them. */
 export interface KnockView {
   id: string;
   name: string;
@@ -71,7 +71,7 @@ export type ServerMessage =
       you: ParticipantView;
       place: { kind: 'meeting' | 'room'; title: string | null };
       participants: ParticipantView[];
-      /** You are the meeting's admin. */
+      /** You are the meeting's host. */
       host: boolean;
       /** Arrivals knock (always false in a room). */
       locked: boolean;

@@ -1,20 +1,44 @@
 /**
  * @module realtime/realtime
- * Assembles the realtime side of one instance from the configuration: the
- * bus (Redis with REDIS_URL, else in process) and the hub over a live
- * domain context. The composition root calls this; the web plugin only
- * mounts the hub's WebSocket route.
+ * The realtime side of one instance, assembled from its parts: the bus
+ * (Redis with REDIS_URL, else in process), the registry of connections
+ * and places, the participant lists held here with the presence
+ * pusher, the waiting lines, the event translator (domain events → bus),
+ * the bus router (bus → local parts) and the sweeper. The composition root
+ * creates it; the web plugin mounts its WebSocket route; the server starts
+ * and stops it.
+ *
+ * A socket's way: ws-route.ts → `open` → connection.ts (order, budget,
+ * join deadline) → its first message's handler (sessions/opening.ts) →
+ * a domain command → a session for its role (sessions/), whose handler
+ * table takes its later messages.
  */
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import type { Config } from '../config.ts';
+import type { Actor } from '../domain/actors.ts';
 import type { DomainContext } from '../domain/context.ts';
-import { liveContext } from '../domain/lifecycle.ts';
+import { liveContext, type LiveContext } from '../domain/lifecycle.ts';
+import { participantsOf } from '../domain/places.ts';
 import { LocalBus, type Bus } from './bus.ts';
-import { Hub, type HubLogger, type HubOptions } from './hub.ts';
+import { routeBusMessage } from './bus-router.ts';
+import { Connection, type ConnectionLimits, type Peer } from './connection.ts';
+import { busMessagesOf } from './event-translator.ts';
+import { Lines } from './lines.ts';
+import { pushPresence } from './presence-pusher.ts';
+import { CloseCode } from './protocol.ts';
 import { RedisBus } from './redis-bus.ts';
+import { Registry } from './registry.ts';
+import { ParticipantLists } from './participant-lists.ts';
+import type { RealtimeLogger, RealtimeServices } from './session.ts';
+import { OPENING } from './sessions/opening.ts';
+import { Sweeper } from './sweeper.ts';
 
-export interface RealtimeTuning extends HubOptions {
+export type { Peer };
+
+export interface RealtimeTuning extends Partial<ConnectionLimits> {
+  /** How often the sweeper heartbeats, reaps and closes; defaults from the idle time. */
+  sweepIntervalMs?: number;
   /** Interval of server WebSocket pings. */
   pingIntervalMs?: number;
   /** An instance not heard from for this long is taken for dead. */
@@ -22,18 +46,123 @@ export interface RealtimeTuning extends HubOptions {
   instanceId?: string;
 }
 
-export interface Realtime {
-  hub: Hub;
-  pingIntervalMs: number;
-}
-
 /** Warnings about an unreachable Redis at most this often: ioredis reports every reconnect attempt. */
 const REDIS_WARNING_INTERVAL_MS = 60_000;
+
+export class Realtime {
+  readonly pingIntervalMs: number;
+  private readonly services: RealtimeServices;
+  private readonly limits: ConnectionLimits;
+  private readonly sweeper: Sweeper;
+  private readonly pending = new Set<Promise<unknown>>();
+  private unsubscribe: Array<() => void> = [];
+
+  constructor(
+    readonly ctx: LiveContext,
+    private readonly bus: Bus,
+    private readonly log: RealtimeLogger,
+    tuning: RealtimeTuning = {},
+  ) {
+    this.pingIntervalMs = tuning.pingIntervalMs ?? 5000;
+    this.limits = { joinTimeoutMs: tuning.joinTimeoutMs ?? 10_000, maxMessagesPer10s: tuning.maxMessagesPer10s ?? 500 };
+    const track = <T>(promise: Promise<T>): Promise<T> => {
+      this.pending.add(promise);
+      promise.finally(() => this.pending.delete(promise)).catch(() => {});
+      return promise;
+    };
+    const registry = new Registry();
+    this.services = {
+      ctx,
+      log,
+      track,
+      registry,
+      publish: (message) => bus.publish(message),
+      participantLists: new ParticipantLists(
+        (place) => participantsOf(ctx, place),
+        (place, entries) => pushPresence(registry, place, entries),
+      ),
+      lines: new Lines(ctx, log, track),
+    };
+    this.sweeper = new Sweeper(this.services, tuning.sweepIntervalMs);
+    bus.onLost?.((why) => this.catchUp(why));
+  }
+
+  /** Listens to the bus and the domain, registers this instance, then sweeps on an interval. */
+  async start(): Promise<void> {
+    this.unsubscribe = [
+      this.bus.subscribe((message) => routeBusMessage(this.services, message)),
+      this.ctx.events.subscribe((event) => {
+        for (const message of busMessagesOf(event)) this.bus.publish(message);
+        this.services.lines.afterChange(event);
+      }),
+    ];
+    await this.bus.start();
+    await this.sweeper.start();
+  }
+
+  /** Closes every connection, removes this instance's presence, stops the sweeper. */
+  async stop(): Promise<void> {
+    this.sweeper.stop();
+    this.services.lines.stop();
+    for (const c of this.services.registry.all()) {
+      c.close(CloseCode.goingAway, 'Server shutting down.');
+      // Not waiting for the closing handshake: their departures are recorded now.
+      c.closed();
+    }
+    await Promise.allSettled([...this.pending]);
+    await this.sweeper.retire();
+    await new Promise((r) => setTimeout(r, 20));
+    for (const stop of this.unsubscribe) stop();
+    await this.bus.close();
+  }
+
+  /**
+   * A new transport connection, opened by `member`'s browser when it carried
+   * their session; `browserKey` identifies the browser (its participant
+   * cookie, hashed) when there is no member.
+   */
+  open(peer: Peer, member: Actor | null = null, browserKey: string | null = null): Connection {
+    const guestKey = member?.kind === 'member' ? `member:${member.user.id}` : browserKey && `browser:${browserKey}`;
+    const connection = new Connection(this.services, OPENING, this.limits, peer, 'c_' + randomBytes(12).toString('base64url'), member, guestKey);
+    this.services.registry.open(connection);
+    return connection;
+  }
+
+  /** Connections of this instance, for tests and metrics. */
+  get size(): number {
+    return this.services.registry.size;
+  }
+
+  /** Lifecycle sweeps run since start, for metrics. */
+  get sweeps(): number {
+    return this.sweeper.runs;
+  }
+
+  get sweepIntervalMs(): number {
+    return this.sweeper.intervalMs;
+  }
+
+  /** Whether the bus to other instances is up; undefined for a single instance. */
+  busUp(): boolean | undefined {
+    return this.bus.isUp?.();
+  }
+
+  /**
+   * Messages of other instances may have been lost (Redis was away, a
+   * sequence number was skipped): every participant list and waiting list
+   * held here is read again from the database, which saw every change.
+   */
+  private catchUp(why: 'reconnected' | 'missed'): void {
+    this.log.warn({ why }, 'realtime: catching up participants and waiting lists from the database');
+    void this.services.track(this.services.participantLists.refreshAll((error) => this.log.error({ err: error }, 'realtime: could not read presence')));
+    this.services.lines.refreshAll();
+  }
+}
 
 export function createRealtime(
   ctx: DomainContext,
   config: Pick<Config, 'redisUrl' | 'redisKeyPrefix'>,
-  log: HubLogger,
+  log: RealtimeLogger,
   tuning: RealtimeTuning = {},
 ): Realtime {
   const live = liveContext(ctx, {
@@ -48,5 +177,5 @@ export function createRealtime(
         log.warn({ err: error.message }, 'realtime: Redis unavailable; meetings across instances cannot connect until it is back');
       })
     : new LocalBus();
-  return { hub: new Hub(live, bus, log, tuning), pingIntervalMs: tuning.pingIntervalMs ?? 5000 };
+  return new Realtime(live, bus, log, tuning);
 }

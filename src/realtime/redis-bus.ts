@@ -7,6 +7,10 @@
  * once and skipped when they come back from Redis, so a Redis outage only
  * cuts instances off from each other, never a meeting on one instance.
  *
+ * Each instance numbers what it publishes; a receiver that sees a number
+ * skipped (a publish that failed while Redis was away from the publisher
+ * only) tells its listeners to catch up, as after a reconnect.
+ *
  * One channel for all places keeps subscription simple and race-free (no
  * subscribe/unsubscribe per meeting); each instance drops what is not for
  * its connections. That costs every instance every message: fine for
@@ -18,8 +22,13 @@ import { Subscribers, type Bus, type BusHandler, type BusMessage } from './bus.t
 
 interface Envelope {
   origin: string;
+  /** 1, 2, 3, … per origin. */
+  seq: number;
   message: BusMessage;
 }
+
+/** Origins remembered for their sequence numbers; beyond this many, the longest silent is forgotten. */
+const MAX_ORIGINS = 256;
 
 export class RedisBus implements Bus {
   private readonly origin = randomUUID();
@@ -27,8 +36,11 @@ export class RedisBus implements Bus {
   private readonly pub: Redis;
   private readonly sub: Redis;
   private readonly subscribers = new Subscribers();
-  private readonly recoveredListeners: Array<() => void> = [];
+  private readonly lostListeners: Array<(why: 'reconnected' | 'missed') => void> = [];
   private everReady = false;
+  private seq = 0;
+  /** The last sequence number received from each other instance, newest heard last. */
+  private readonly lastSeq = new Map<string, number>();
 
   constructor(url: string, keyPrefix: string, private readonly onError: (error: Error) => void = () => {}) {
     this.channel = `${keyPrefix}realtime`;
@@ -42,7 +54,7 @@ export class RedisBus implements Bus {
     // 'ready' comes again after every reconnect (ioredis has subscribed again by then): what
     // other instances published meanwhile was lost, so listeners catch up from the database.
     this.sub.on('ready', () => {
-      if (this.everReady) for (const listener of this.recoveredListeners) listener();
+      if (this.everReady) this.lost('reconnected');
       this.everReady = true;
     });
     this.sub.on('message', (channel: string, text: string) => {
@@ -54,13 +66,27 @@ export class RedisBus implements Bus {
         return;
       }
       if (envelope.origin === this.origin) return;
+      this.follow(envelope);
       this.subscribers.deliver(envelope.message);
     });
   }
 
+  /** Notes an origin's sequence number; a skipped one means something of theirs was lost. */
+  private follow(envelope: Envelope): void {
+    const last = this.lastSeq.get(envelope.origin);
+    this.lastSeq.delete(envelope.origin);
+    this.lastSeq.set(envelope.origin, envelope.seq);
+    if (this.lastSeq.size > MAX_ORIGINS) this.lastSeq.delete(this.lastSeq.keys().next().value as string);
+    if (last !== undefined && envelope.seq > last + 1) this.lost('missed');
+  }
+
+  private lost(why: 'reconnected' | 'missed'): void {
+    for (const listener of this.lostListeners) listener(why);
+  }
+
   publish(message: BusMessage): void {
     queueMicrotask(() => this.subscribers.deliver(message));
-    const envelope: Envelope = { origin: this.origin, message };
+    const envelope: Envelope = { origin: this.origin, seq: ++this.seq, message };
     this.pub.publish(this.channel, JSON.stringify(envelope)).catch((e: Error) => this.onError(e));
   }
 
@@ -72,8 +98,8 @@ export class RedisBus implements Bus {
     return this.pub.status === 'ready' && this.sub.status === 'ready';
   }
 
-  onRecovered(listener: () => void): void {
-    this.recoveredListeners.push(listener);
+  onLost(listener: (why: 'reconnected' | 'missed') => void): void {
+    this.lostListeners.push(listener);
   }
 
   /**

@@ -2,14 +2,14 @@
  * @module realtime/ws-route
  * The signalling WebSocket at `/ws` (outside the API prefix: browsers use
  * it, not API clients). Oversized frames are refused by `ws` itself
- * (close 1009), malformed ones by the hub (close 4400); either way only
+ * (close 1009), malformed ones by the connection (close 4400); either way only
  * that socket closes. Server pings detect a dropped connection within two
  * ping intervals, and the participant then leaves like anyone else.
  *
  * One client address may hold at most `connectionsPerAddress` sockets on
  * this instance (WS_CONNECTIONS_PER_ADDRESS): a socket beyond that is
  * upgraded, told why (`error` `too_many_connections`) and closed with 4429
- * at once, before the hub sees it. A close code rather than an HTTP 429 to
+ * at once, before the realtime side sees it. A close code rather than an HTTP 429 to
  * the upgrade, because a page sees close codes and cannot see the status
  * of a refused upgrade (only an abnormal close, after which it would keep
  * reconnecting).
@@ -17,7 +17,7 @@
 import websocket from '@fastify/websocket';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Actor } from '../domain/actors.ts';
-import type { Hub } from './hub.ts';
+import type { Realtime } from './realtime.ts';
 import { CloseCode, MAX_MESSAGE_BYTES } from './protocol.ts';
 
 /** The part of a `ws` WebSocket used here (the package ships no typings of its own). */
@@ -35,7 +35,7 @@ interface WsSocket {
 }
 
 export interface WsRouteOptions {
-  hub: Hub;
+  realtime: Realtime;
   /** Interval of server pings; a socket that misses one pong is dropped at the next. */
   pingIntervalMs: number;
   /** The signed-in member whose browser opens the socket (from its session cookie), if any. */
@@ -71,7 +71,7 @@ function sameOrigin(request: FastifyRequest): boolean {
 }
 
 export async function realtimeRoutes(app: FastifyInstance, opts: WsRouteOptions): Promise<void> {
-  const { hub, pingIntervalMs } = opts;
+  const { realtime, pingIntervalMs } = opts;
   await app.register(websocket, { options: { maxPayload: MAX_MESSAGE_BYTES } });
   const members = new WeakMap<FastifyRequest, Actor | null>();
   const openByAddress = new Map<string, number>();
@@ -92,7 +92,7 @@ export async function realtimeRoutes(app: FastifyInstance, opts: WsRouteOptions)
     }
     openByAddress.set(address, open + 1);
     let alive = true;
-    const connection = hub.open({
+    const connection = realtime.open({
       send(message) {
         if (socket.readyState === socket.OPEN) socket.send(JSON.stringify(message));
       },

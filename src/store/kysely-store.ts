@@ -12,7 +12,7 @@ import type { Store, StoreConnection } from '../domain/ports/store.ts';
 import { migrationProvider } from './migrations/index.ts';
 import { apiKeyQueries } from './queries/api-keys.ts';
 import { translated, type Db, type ErrorTranslator, type QueryContext } from './queries/db.ts';
-import { meetingAdminQueries } from './queries/meeting-admin.ts';
+import { hostingQueries } from './queries/hosting.ts';
 import { meetingQueries } from './queries/meetings.ts';
 import { memberQueries } from './queries/members.ts';
 import { organizationChangeQueries } from './queries/organization-changes.ts';
@@ -43,7 +43,7 @@ const STORE_METHODS: Omit<Store, 'live'> & ThisType<Internals> = {
   ...memberQueries,
   ...ssoQueries,
   ...waitingQueries,
-  ...meetingAdminQueries,
+  ...hostingQueries,
   ...webhookQueries,
   ...organizationChangeQueries,
   transaction(work) {

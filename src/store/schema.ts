@@ -143,7 +143,7 @@ export interface PresenceTable {
   video: IntBool;
   screen: IntBool;
   joined_at: number;
-  /** The meeting's admin, as decided from their session at join (migration 014). */
+  /** The meeting's host, as decided from their session at join (migration 014). */
   is_host: IntBool;
   /** Who the participant is across reconnects: their member id or their browser's (migration 014). */
   guest_key: string | null;
@@ -244,7 +244,7 @@ export interface MeetingKnocksTable {
   decided_at: number | null;
 }
 
-/** A participant the admin removed from a meeting, until let in again (migration 014). */
+/** A participant the host removed from a meeting, until let in again (migration 014). */
 export interface MeetingRemovalsTable {
   meeting_id: string;
   guest_key: string;

@@ -11,7 +11,7 @@ import { organizationChangesContract } from './contract/organization-changes.ts'
 import { organizationsContract } from './contract/organizations.ts';
 import type { OpenedStore } from './contract/fixtures.ts';
 import { listsContract } from './contract/lists.ts';
-import { meetingAdminContract } from './contract/meeting-admin.ts';
+import { hostingContract } from './contract/hosting.ts';
 import { placesContract } from './contract/places.ts';
 import { spacesContract } from './contract/spaces.ts';
 import { ssoContract } from './contract/sso.ts';
@@ -43,7 +43,7 @@ export function storeContract(open: () => Promise<OpenedStore>): void {
   transactionsContract(env);
   usageContract(env);
   ssoContract(env);
-  meetingAdminContract(env);
+  hostingContract(env);
   webhooksContract(env);
   organizationChangesContract(env);
 }

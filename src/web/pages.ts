@@ -6,7 +6,7 @@
  * unknown (404) and ended (410) meetings and for inactive boards and queues.
  */
 import type { IceServer } from '../realtime/ice.ts';
-import { modulesOf } from './modules.ts';
+import { bundleUrl, type BundledPage } from './bundles.ts';
 import type { Lang } from './strings.ts';
 import { scriptJson } from './views.ts';
 
@@ -17,7 +17,7 @@ export interface ShellSettings {
   wsPath: string;
   /** The origins the organization allows to embed this page: the only parents it talks to (public/js/lib/embed-bridge.js). */
   allowedParents: string[];
-  /** The signed-in member opening the page is the meeting's admin (shown on the pre-join screen). */
+  /** The signed-in member opening the page is the meeting's host (shown on the pre-join screen). */
   host?: boolean;
   /** A consultation: its knock screen speaks of the clinician. */
   consultation?: boolean;
@@ -25,15 +25,9 @@ export interface ShellSettings {
   waiting?: { slug: string; kind: 'board' | 'queue'; closingMessage: string | null };
 }
 
-/** The meeting page's script, under the address its shell has always loaded (public/js/app.js). */
-export const MEETING_ENTRY = '/static/js/app.js';
-/** The waiting page of a queue or a board with a waiting list: waiting, then the call. */
-export const WAITING_ENTRY = '/static/js/pages/waiting.js';
-
-/** Data for views/shell.eta. */
-export function shellView(settings: ShellSettings, lang: Lang, page = MEETING_ENTRY) {
-  const [entry, ...preload] = modulesOf(page);
-  return { lang, title: settings.title, settingsJson: scriptJson(settings), entry, preload };
+/** Data for views/shell.eta: `page` is the meeting page, or the waiting page of a queue or a board with a waiting list. */
+export function shellView(settings: ShellSettings, lang: Lang, page: Extract<BundledPage, 'meeting' | 'waiting'> = 'meeting') {
+  return { lang, title: settings.title, settingsJson: scriptJson(settings), entry: bundleUrl(page) };
 }
 
 /** Data for views/plain.eta. */

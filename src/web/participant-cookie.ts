@@ -1,8 +1,8 @@
 /**
  * @module web/participant-cookie
- * Who a browser is across reconnects, for a meeting's admin: the meeting
+ * Who a browser is across reconnects, for a meeting's host: the meeting
  * pages give each browser a random participant cookie, and the signalling
- * socket reads it (hashed) so that a participant the admin removed is
+ * socket reads it (hashed) so that a participant the host removed is
  * recognised when they come back with the same link. It is not an
  * identity proof (a private window is a new browser); members are
  * recognised by their session instead.

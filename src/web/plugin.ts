@@ -10,12 +10,13 @@
  *   `queryParameters` applied;
  * - plain pages answering 404 (unknown) and 410 (closed or deleted);
  * - `/static/*`: the front end's files (public/), served from the repo;
+ *   `/static/bundles/*`: each page's script in one file (bundles.ts);
  *   `/static/vendor/uplot/`: the two files of the uPlot package the
  *   dashboard's usage charts load (its ES module and style sheet), from
  *   node_modules, so no CDN is involved;
  * - `/sdk/foyer.js`: the embedding SDK (public/sdk/foyer.js), an ES module
  *   other sites load, so served with `Access-Control-Allow-Origin: *`;
- * - `/ws`: signalling and presence, served by the realtime hub it is given
+ * - `/ws`: signalling and presence, served by the realtime side it is given
  *   (created and run by the composition root, see src/realtime/).
  *
  * Which link or slug can be entered is the domain's decision (places.ts).
@@ -36,14 +37,15 @@ import { iceServersFor } from '../realtime/ice.ts';
 import type { Realtime } from '../realtime/realtime.ts';
 import { realtimeRoutes } from '../realtime/ws-route.ts';
 import { pageHeaders } from './headers.ts';
-import { MEETING_ENTRY, plainView, shellView, WAITING_ENTRY, type ShellSettings } from './pages.ts';
+import { bundleRoutes } from './bundles.ts';
+import { plainView, shellView, type ShellSettings } from './pages.ts';
 import { pageStrings, pickLang, type Lang } from './strings.ts';
 import { dashboardPlugin } from './dashboard/plugin.ts';
 import { DASHBOARD, SESSION_COOKIE } from './dashboard/session.ts';
 import { currentMember } from '../domain/sign-in.ts';
 import { registerViews } from './views.ts';
 import { browserKeyOf, ensureParticipantCookie } from './participant-cookie.ts';
-import { isMeetingAdmin } from '../domain/policies.ts';
+import { isHost } from '../domain/policies.ts';
 
 const PUBLIC_DIR = fileURLToPath(new URL('../../public/', import.meta.url));
 const UPLOT_DIR = join(dirname(createRequire(import.meta.url).resolve('uplot/package.json')), 'dist');
@@ -62,7 +64,7 @@ export async function webPlugin(app: FastifyInstance, opts: WebPluginOptions): P
   // Cookies carry the dashboard session and language; the signalling socket and the pages read the session too.
   await app.register(fastifyCookie);
   await app.register(realtimeRoutes, {
-    hub: realtime.hub,
+    realtime,
     pingIntervalMs: realtime.pingIntervalMs,
     connectionsPerAddress: config.wsConnectionsPerAddress,
     memberOf: async (request) => (await currentMember(ctx, request.cookies[SESSION_COOKIE]))?.actor ?? null,
@@ -106,6 +108,8 @@ export async function webPlugin(app: FastifyInstance, opts: WebPluginOptions): P
       .send(sdk),
   );
 
+  // Before the pages: their shells name the bundles by their content's hash.
+  await app.register(bundleRoutes);
   await registerViews(app);
   await app.register(dashboardPlugin, { ctx, config, prefix: DASHBOARD });
 
@@ -148,7 +152,7 @@ export async function webPlugin(app: FastifyInstance, opts: WebPluginOptions): P
       ...meeting,
       ...(waiting ? { waiting } : {}),
     };
-    return reply.type('text/html; charset=utf-8').viewAsync('shell', shellView(settings, langOf(request), waiting ? WAITING_ENTRY : MEETING_ENTRY));
+    return reply.type('text/html; charset=utf-8').viewAsync('shell', shellView(settings, langOf(request), waiting ? 'waiting' : 'meeting'));
   };
 
   app.get<{ Params: { id: string } }>('/meetings/:id', { schema: { hide: true } }, async (request, reply) => {
@@ -158,7 +162,7 @@ export async function webPlugin(app: FastifyInstance, opts: WebPluginOptions): P
     // The pre-join screen already says "you are the host"; the server decides again at join.
     const member = (await currentMember(ctx, request.cookies[SESSION_COOKIE]))?.actor ?? null;
     return shell(request, reply, found.meeting.organizationId, { meetingId: found.meeting.id }, null, undefined, {
-      host: isMeetingAdmin(member, found.meeting),
+      host: isHost(member, found.meeting),
       consultation: found.meeting.type === 'CONSULTATION',
     });
   });

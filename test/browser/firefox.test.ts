@@ -170,7 +170,7 @@ describe('meeting pages in Firefox', { skip }, () => {
     // The preview shows the live fake camera.
     await plain.page.waitForFunction(() => {
       const v = document.querySelector('video.preview') as HTMLVideoElement | null;
-      return Boolean(v && !v.classList.contains('off') && v.videoWidth > 0);
+      return Boolean(v && !v.closest('.preview-box')?.classList.contains('off') && v.videoWidth > 0);
     }, undefined, { timeout: 15_000 });
     await joinAs(plain.page, 'Host');
 
@@ -186,14 +186,14 @@ describe('meeting pages in Firefox', { skip }, () => {
     assert.deepEqual(await vera.page.evaluate(() => (window as any).foyer.media()), { audio: true, video: false, screen: false });
     assert.equal(await vera.page.textContent('#prejoin-cam'), 'Start camera');
     assert.equal(await vera.page.getAttribute('#prejoin-cam', 'aria-pressed'), 'true');
-    assert.equal(await vera.page.locator('video.preview.off').count(), 1, 'no camera preview with video=off');
+    assert.equal(await vera.page.locator('.preview-box.off').count(), 1, 'no camera preview with video=off: the initials instead');
 
     // Joining under the given name without typing it; the others see the camera off.
     await vera.page.click('#join');
     await vera.page.waitForFunction(() => (window as any).foyer?.phase() === 'call', undefined, { timeout: 15_000 });
     await waitForParticipants(plain.page, ['Host', 'Vera']);
     await waitForParticipants(vera.page, ['Host', 'Vera']);
-    await plain.page.waitForSelector('#people-list li:has-text("Vera") small:has-text("camera off")', { timeout: 10_000 });
+    await plain.page.waitForSelector('#people-list li:has-text("Vera") small:has-text("camera off")', { state: 'attached', timeout: 10_000 });
     assert.equal(await vera.page.locator('#tile-self.off').count(), 1);
     // Vera still receives the host's video.
     await assertLiveRemoteVideo(vera.page, 1, 'Vera (Firefox, camera off) receiving from Host');

@@ -68,7 +68,8 @@ describe('the meeting admin in Chromium', { skip }, () => {
     assert.equal(await patient.page.locator('#people-list .host-badge').count(), 1);
     assert.equal(await patient.page.locator('[data-action="remove"]').count(), 0, 'the patient has no host controls');
 
-    // Removing asks first; Pat then sees the "removed by the host" screen, with no way back in by a button.
+    // Removing (from the participant list) asks first; Pat then sees the "removed by the host" screen, with no way back in by a button.
+    await owner.page.getByRole('button', { name: 'Participants' }).click();
     await owner.page.getByRole('button', { name: 'Remove Pat from the meeting' }).click();
     await owner.page.click('#confirm-ok');
     await patient.page.waitForSelector('#finished[data-kind="removed"]', { timeout: WAIT });
@@ -77,6 +78,7 @@ describe('the meeting admin in Chromium', { skip }, () => {
     await waitForParticipants(owner.page, ['Dr Lee'], WAIT);
 
     // End for everyone: cancelled once (nothing happens), then confirmed.
+    await owner.page.click('#more');
     await owner.page.click('#end-all');
     await owner.page.click('#confirm-cancel');
     // Long enough for a wrongly sent end to have closed the meeting.
@@ -84,6 +86,7 @@ describe('the meeting admin in Chromium', { skip }, () => {
     assert.equal(await phase(owner.page), 'call');
     assert.equal((await s.db.store.live.findMeetingRecord({ id: created.body.id }))?.closedAt, null, 'cancelled: still open');
     assert.equal((await fetch(link)).status, 200);
+    await owner.page.click('#more');
     await owner.page.click('#end-all');
     await owner.page.click('#confirm-ok');
     await owner.page.waitForSelector('#finished[data-kind="endedByHost"]', { timeout: WAIT });

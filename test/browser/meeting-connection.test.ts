@@ -97,7 +97,7 @@ describe('meeting connections in Chromium', { skip: browserSkipReason() }, () =>
       await waitForParticipants(ann.page, ['Ann', 'Bob'], WAIT);
       // The rejoin still sends the screen, not the camera, and says so.
       assert.equal((await media(bob)).screen, true);
-      await ann.page.waitForSelector(listed('Bob', 'sharing screen'), { timeout: WAIT });
+      await ann.page.waitForSelector(listed('Bob', 'sharing screen'), { state: 'attached', timeout: WAIT });
       await waitUntil('the screen (16:9) again on Ann\'s side', async () => {
         const r = await onlyRemote(ann.page);
         return r && r.frameHeight > 0 && r.frameWidth / r.frameHeight > 1.6;

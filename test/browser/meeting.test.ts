@@ -145,6 +145,6 @@ describe('meeting pages in Chromium', { skip: browserSkipReason() }, () => {
     assert.equal(await zed.page.locator('.bar').isVisible(), false, 'embed: minimal interface');
     assert.deepEqual(await zed.page.evaluate(() => (window as any).foyer.media()), { audio: false, video: true, screen: false });
     // Others see Zed muted.
-    await host.page.waitForSelector('#people-list li:has-text("Zed") small:has-text("muted")', { timeout: 10_000 });
+    await host.page.waitForSelector('#people-list li:has-text("Zed") small:has-text("muted")', { state: 'attached', timeout: 10_000 });
   });
 });

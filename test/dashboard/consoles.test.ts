@@ -80,7 +80,7 @@ describe('a member’s consoles in the dashboard', () => {
   it('serves a console page with its settings as data, its own module, and a policy that allows the camera and the socket', async () => {
     const page = await sam.get(`/dashboard/queues/${spaces.helpdesk!.id}/console?lang=de`);
     assert.equal(page.status, 200);
-    assert.match(page.text, /<script type="module" src="\/static\/js\/pages\/console\.js"><\/script>/);
+    assert.match(page.text, /<script type="module" src="\/static\/bundles\/console\.[\w-]+\.js"><\/script>/);
     assert.doesNotMatch(page.text, /<script>(?!<)/, 'no inline script');
     const settings = JSON.parse(/<script type="application\/json" id="foyer-settings">(.*?)<\/script>/s.exec(page.text)![1]!);
     assert.deepEqual(settings.console, { kind: 'queue', spaceId: spaces.helpdesk!.id, name: 'Helpdesk', memberName: 'Sam Serve' });

@@ -3,7 +3,7 @@
  * PostgreSQL: its ADMINs (and the operator) invite, change roles and
  * remove; USERs, API keys and another organization's ADMINs cannot; the
  * last ADMIN stays; removing or demoting ends the member's sessions and
- * says so (`member.sessions.ended`); an ADMIN issues links only for
+ * says so (`member.signed_out`); an ADMIN issues links only for
  * members without a password; and every change is recorded with who,
  * what and when, in the change's own transaction.
  */
@@ -114,7 +114,7 @@ for (const database of await testDatabases()) {
       const promoted = await changeUserRole(ctx, ada, { userId: umaUser.id }, 'admin');
       assert.equal(promoted.role, 'ADMIN');
       assert.equal(await stillSignedIn(umaToken), true);
-      assert.equal(events.some((e) => e.type === 'member.sessions.ended'), false);
+      assert.equal(events.some((e) => e.type === 'member.signed_out'), false);
       const [record] = await changes(ada);
       assert.equal(record!.action, 'member.role_changed');
       assert.deepEqual(record!.detail, { from: 'USER', to: 'ADMIN' });
@@ -126,7 +126,7 @@ for (const database of await testDatabases()) {
       await changeUserRole(ctx, ada, { userId: umaUser.id }, 'USER');
       assert.equal(await stillSignedIn(umaToken), false);
       assert.deepEqual(
-        events.filter((e) => e.type === 'member.sessions.ended').map((e) => e.type === 'member.sessions.ended' && e.userId),
+        events.filter((e) => e.type === 'member.signed_out').map((e) => e.type === 'member.signed_out' && e.userId),
         [umaUser.id],
       );
     });
@@ -151,7 +151,7 @@ for (const database of await testDatabases()) {
       assert.equal(removed.id, umaUser.id);
       assert.equal(await ctx.store.findUser(organization.id, umaUser.id), undefined);
       assert.equal(await stillSignedIn(token), false);
-      assert.ok(events.some((e) => e.type === 'member.sessions.ended' && e.userId === umaUser.id));
+      assert.ok(events.some((e) => e.type === 'member.signed_out' && e.userId === umaUser.id));
       await assert.rejects(setPasswordWithLink(ctx, new URL(link.url).pathname.split('/').pop()!, PASSWORD), NotFoundError);
       const [record] = await changes(ada);
       assert.equal(record!.action, 'member.removed');

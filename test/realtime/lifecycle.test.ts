@@ -9,7 +9,8 @@ import { randomUUID } from 'node:crypto';
 import { afterEach, beforeEach, describe, it } from 'node:test';
 import { createContext } from '../../src/context.ts';
 import { liveContext, meetingState, retireInstance, sweep, type LiveContext } from '../../src/domain/lifecycle.ts';
-import { enterPlace, leavePlace, participantsOf, type Joiner } from '../../src/domain/places.ts';
+import { joinPlace } from '../../src/domain/joining.ts';
+import { leavePlace, participantsOf, type JoinTarget } from '../../src/domain/places.ts';
 import { createMeeting, deleteMeeting } from '../../src/domain/meetings.ts';
 import { createOrganization } from '../../src/domain/organizations.ts';
 import { createRoom } from '../../src/domain/rooms.ts';
@@ -37,7 +38,13 @@ for (const database of await testDatabases()) {
       );
     let a: LiveContext;
     let b: LiveContext;
-    const joiner = (name = 'Ann'): Joiner => ({ id: randomUUID(), displayName: name, audio: true, video: true, screen: false, host: false, guestKey: null });
+    const joiner = (name = 'Ann') => ({ id: randomUUID(), displayName: name });
+    /** Joins through the one join command; its outcome as entered (with the place) or refused (with the reason). */
+    const enterPlace = async (ctx: LiveContext, target: JoinTarget, who: { id: string; displayName: string }) => {
+      const outcome = await joinPlace(ctx, { connectionId: who.id, actor: null, guestKey: null, target, name: who.displayName, audio: true, video: true });
+      if (outcome.kind === 'entered') return { ok: true as const, place: outcome.place, title: outcome.title };
+      return { ok: false as const, reason: outcome.kind === 'refused' ? outcome.reason : 'knocking' };
+    };
     const meetingOf = async (id: string) => (await db.store.live.findMeetingRecord({ id }))!;
 
     beforeEach(async () => {

@@ -47,7 +47,17 @@ describe('meeting pages', () => {
     for (const feature of ['camera=(self)', 'microphone=(self)', 'display-capture=(self)']) assert.ok(permissions.includes(feature), feature);
     const html = await response.text();
     assert.ok(html.includes(`"meetingId":"${created.body.id}"`));
-    assert.ok(html.includes('/static/js/app.js'));
+    // One script for the whole page, named by its content.
+    const entry = /<script type="module" src="(\/static\/bundles\/meeting\.[\w-]+\.js)"><\/script>/.exec(html)?.[1];
+    assert.ok(entry, 'the meeting bundle');
+    const bundle = await get(entry);
+    assert.equal(bundle.status, 200);
+    assert.match(bundle.headers.get('content-type') ?? '', /javascript/);
+    assert.match(bundle.headers.get('cache-control') ?? '', /immutable/);
+    assert.ok((await bundle.text()).includes('foyer'));
+    assert.equal((await get('/static/bundles/meeting.nothing.js')).status, 404);
+    // Both style sheets at once, not one importing the other.
+    assert.ok(html.includes('href="/static/css/app.css"') && html.includes('href="/static/css/call.css"'));
     assert.ok(html.includes('<link rel="icon" href="/static/favicon.svg"'));
   });
 
@@ -116,7 +126,7 @@ describe('meeting pages', () => {
     const queuePage = await get(`/${queue.slug}`);
     assert.equal(queuePage.status, 200);
     const queueHtml = await queuePage.text();
-    assert.ok(queueHtml.includes('<script type="module" src="/static/js/pages/waiting.js"></script>'), 'a queue gets the waiting page');
+    assert.match(queueHtml, /<script type="module" src="\/static\/bundles\/waiting\.[\w-]+\.js"><\/script>/, 'a queue gets the waiting page');
     assert.ok(queueHtml.includes(`"waiting":{"slug":"${queue.slug}","kind":"queue","closingMessage":null}`));
 
     // Inactive: the closing message (or the default, in the language asked for), and no script to get in line.

@@ -170,6 +170,31 @@ describe('signalling over /ws', () => {
     }
   });
 
+  it('tells joins, leaves and media changes as deltas: no participant list is read again from the database', async () => {
+    const { meeting, people } = await meetingWith('Ann', 'Bob');
+    const [ann, bob] = people as [TestClient, TestClient];
+    const live = fe.ctx.store.live;
+    const listPresent = live.listPresent;
+    let reads = 0;
+    live.listPresent = (...args: Parameters<typeof listPresent>) => {
+      reads++;
+      return listPresent.apply(live, args);
+    };
+    try {
+      const cat = await connect();
+      await cat.join({ meetingId: meeting.id }, 'Cat');
+      await ann.participantsBecome(['Ann', 'Bob', 'Cat']);
+      bob.send({ type: 'media', audio: false, video: false, screen: false });
+      await waitFor(() => ann.messages.some((m) => m.type === 'participants' && m.participants.some((p: any) => p.name === 'Bob' && !p.audio && !p.video)));
+      cat.send({ type: 'leave' });
+      await ann.participantsBecome(['Ann', 'Bob']);
+      await bob.participantsBecome(['Ann', 'Bob']);
+      assert.equal(reads, 0, 'the lists held by the instance were kept by the deltas alone');
+    } finally {
+      live.listPresent = listPresent;
+    }
+  });
+
   it('notices a connection that stops answering pings within seconds', async () => {
     const meeting = await createMeeting(fe.ctx, operatorActor(fe.org), {});
     const ann = await connect();

@@ -3,92 +3,96 @@
 // on a board), the clients being served and by whom ("taken by Dr X"), the
 // members, and the member's own switches.
 import { el } from '../lib/dom.js';
-import { clock, ct, sinceText } from './texts.js';
 
 const $ = (id) => document.getElementById(id);
 
-/** Rows by entry id, reused across views so an open decline form keeps what was typed. */
-const rows = new Map();
+/** Draws a console's views with `texts` (console/texts.js); `render(view, act)` draws one. */
+export function createConsoleView({ ct, clock, sinceText }) {
+  /** Rows by entry id, reused across views so an open decline form keeps what was typed. */
+  const rows = new Map();
 
-function waitingRow(entry, kind, act) {
-  let row = rows.get(entry.id);
-  if (!row) {
-    const name = el('span', { class: 'name' });
-    const since = el('small', { class: 'since' });
-    const away = el('span', { class: 'badge off away', hidden: true }, ct('console.away'));
-    const parts = { name, since, away };
-    const node = el('li', { id: `entry-${entry.id}`, 'data-id': entry.id }, el('div', { class: 'who' }, name, away, since));
-    if (kind === 'board') {
-      parts.accept = el('button', { type: 'button', class: 'small primary accept', onclick: () => act('accept', entry.id) }, ct('console.accept'));
-      const message = el('input', { type: 'text', maxlength: '500', id: `decline-message-${entry.id}`, name: 'message' });
-      const form = el(
-        'form',
-        { class: 'decline-form' },
-        el('label', { for: `decline-message-${entry.id}` }, ct('console.declineMessage')),
-        message,
-        el('button', { type: 'submit', class: 'small danger' }, ct('console.declineSend')),
-      );
-      form.addEventListener('submit', (event) => {
-        event.preventDefault();
-        act('decline', entry.id, message.value.trim() || null);
-      });
-      parts.decline = el('details', { class: 'decline' }, el('summary', {}, ct('console.decline')), form);
-      node.append(el('div', { class: 'actions' }, parts.accept, parts.decline));
+  function waitingRow(entry, kind, act) {
+    let row = rows.get(entry.id);
+    if (!row) {
+      const name = el('span', { class: 'name' });
+      const since = el('small', { class: 'since' });
+      const away = el('span', { class: 'badge off away', hidden: true }, ct('console.away'));
+      const parts = { name, since, away };
+      const node = el('li', { id: `entry-${entry.id}`, 'data-id': entry.id }, el('div', { class: 'who' }, name, away, since));
+      if (kind === 'board') {
+        parts.accept = el('button', { type: 'button', class: 'small primary accept', onclick: () => act('accept', entry.id) }, ct('console.accept'));
+        const message = el('input', { type: 'text', maxlength: '500', id: `decline-message-${entry.id}`, name: 'message' });
+        const form = el(
+          'form',
+          { class: 'decline-form' },
+          el('label', { for: `decline-message-${entry.id}` }, ct('console.declineMessage')),
+          message,
+          el('button', { type: 'submit', class: 'small danger' }, ct('console.declineSend')),
+        );
+        form.addEventListener('submit', (event) => {
+          event.preventDefault();
+          act('decline', entry.id, message.value.trim() || null);
+        });
+        parts.decline = el('details', { class: 'decline' }, el('summary', {}, ct('console.decline')), form);
+        node.append(el('div', { class: 'actions' }, parts.accept, parts.decline));
+      }
+      row = { node, ...parts };
+      rows.set(entry.id, row);
     }
-    row = { node, ...parts };
-    rows.set(entry.id, row);
+    row.name.textContent = `${entry.position}. ${entry.name}`;
+    row.since.textContent = ct('console.since', { time: sinceText(entry.arrivedAt) });
+    row.away.hidden = entry.connected;
+    return row;
   }
-  row.name.textContent = `${entry.position}. ${entry.name}`;
-  row.since.textContent = ct('console.since', { time: sinceText(entry.arrivedAt) });
-  row.away.hidden = entry.connected;
-  return row;
-}
 
-/** Draws `view`; `act(type, entryId, message)` sends what a button asks for. */
-export function renderView(view, act) {
-  const { me, space } = view;
-  const canTake = space.isActive && me.isActive && !me.current;
-  $('console-inactive').hidden = space.isActive;
+  /** Draws `view`; `act(type, entryId, message)` sends what a button asks for. */
+  function renderView(view, act) {
+    const { me, space } = view;
+    const canTake = space.isActive && me.isActive && !me.current;
+    $('console-inactive').hidden = space.isActive;
 
-  const active = $('status-active');
-  const auto = $('status-auto');
-  active.checked = me.isActive;
-  auto.checked = me.isAutoAccepting;
-  active.disabled = false;
-  auto.disabled = false;
+    const active = $('status-active');
+    const auto = $('status-auto');
+    active.checked = me.isActive;
+    auto.checked = me.isAutoAccepting;
+    active.disabled = false;
+    auto.disabled = false;
 
-  const ids = new Set(view.waiting.map((e) => e.id));
-  for (const id of [...rows.keys()]) if (!ids.has(id)) rows.delete(id);
-  const list = $('waiting-list');
-  list.replaceChildren(
-    ...view.waiting.map((entry) => {
-      const row = waitingRow(entry, space.kind, act);
-      if (row.accept) row.accept.disabled = !canTake;
-      return row.node;
-    }),
-  );
-  $('waiting-empty').hidden = view.waiting.length > 0;
-  $('waiting-count').textContent = String(view.waiting.length);
-  const takeNext = $('take-next');
-  if (takeNext) takeNext.disabled = !canTake || view.waiting.length === 0;
+    const ids = new Set(view.waiting.map((e) => e.id));
+    for (const id of [...rows.keys()]) if (!ids.has(id)) rows.delete(id);
+    const list = $('waiting-list');
+    list.replaceChildren(
+      ...view.waiting.map((entry) => {
+        const row = waitingRow(entry, space.kind, act);
+        if (row.accept) row.accept.disabled = !canTake;
+        return row.node;
+      }),
+    );
+    $('waiting-empty').hidden = view.waiting.length > 0;
+    $('waiting-count').textContent = String(view.waiting.length);
+    const takeNext = $('take-next');
+    if (takeNext) takeNext.disabled = !canTake || view.waiting.length === 0;
 
-  const servingList = $('serving-list');
-  servingList.replaceChildren(
-    ...view.serving.map((s) => {
-      const by = s.servedBy === me.userId ? ct('console.you') : (s.servedByName ?? '?');
-      const what = s.state === 'in_call' ? ct('console.inCallWith', { name: by }) : ct('console.reservedBy', { name: by });
-      return el('li', { id: `serving-${s.id}`, 'data-state': s.state }, el('span', { class: 'name' }, s.name), ' ', el('small', {}, what));
-    }),
-  );
-  $('serving-empty').hidden = view.serving.length > 0;
+    const servingList = $('serving-list');
+    servingList.replaceChildren(
+      ...view.serving.map((s) => {
+        const by = s.servedBy === me.userId ? ct('console.you') : (s.servedByName ?? '?');
+        const what = s.state === 'in_call' ? ct('console.inCallWith', { name: by }) : ct('console.reservedBy', { name: by });
+        return el('li', { id: `serving-${s.id}`, 'data-state': s.state }, el('span', { class: 'name' }, s.name), ' ', el('small', {}, what));
+      }),
+    );
+    $('serving-empty').hidden = view.serving.length > 0;
 
-  $('member-list').replaceChildren(
-    ...view.members.map((m) => {
-      const badges = [el('span', { class: `badge ${m.online ? 'ok' : 'off'}` }, ct(m.online ? 'console.online' : 'console.offline'))];
-      if (!m.isActive) badges.push(el('span', { class: 'badge off' }, ct('console.inactive')));
-      if (m.isAutoAccepting) badges.push(el('span', { class: 'badge' }, ct('console.auto')));
-      if (m.joinedCallAt) badges.push(el('span', { class: 'badge' }, ct('console.inCallSince', { time: clock(m.joinedCallAt) })));
-      return el('li', { 'data-user': m.userId }, el('span', { class: 'name' }, m.fullName), ' ', ...badges);
-    }),
-  );
+    $('member-list').replaceChildren(
+      ...view.members.map((m) => {
+        const badges = [el('span', { class: `badge ${m.online ? 'ok' : 'off'}` }, ct(m.online ? 'console.online' : 'console.offline'))];
+        if (!m.isActive) badges.push(el('span', { class: 'badge off' }, ct('console.inactive')));
+        if (m.isAutoAccepting) badges.push(el('span', { class: 'badge' }, ct('console.auto')));
+        if (m.joinedCallAt) badges.push(el('span', { class: 'badge' }, ct('console.inCallSince', { time: clock(m.joinedCallAt) })));
+        return el('li', { 'data-user': m.userId }, el('span', { class: 'name' }, m.fullName), ' ', ...badges);
+      }),
+    );
+  }
+
+  return renderView;
 }

@@ -120,6 +120,9 @@ export function createEmbedBridge({ allowedParents = [], page, context = {}, win
         return syncWaiting(m.knocks.map((k) => ({ id: k.id, displayName: k.name, since: k.arrivedAt })));
       case 'lock':
         return post(m.locked ? 'locked' : 'unlocked', {});
+      case 'chat':
+        if (typeof m.text !== 'string') return undefined;
+        return post('chat_message', { participantId: m.from, displayName: m.name, text: m.text, self: m.from === self?.id });
       case 'ended':
         endedReason = m.by === 'host' ? 'ended_by_host' : m.reason;
         return undefined;

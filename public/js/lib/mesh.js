@@ -10,6 +10,12 @@
 // `streams` when offering, setStreams when answering), so each browser gets
 // the other's audio and video as one stream: that is what browsers keep in
 // lip sync, and what Safari needs to play both from one <video>.
+//
+// What the call needs of a media source (this mesh, or an SFU client beside
+// it): onStream(id, stream), onGone(id), onPeerState(id, {state, attempt,
+// hint}); setLocalTracks, replaceAudio, replaceVideo; audioLevels(),
+// connectionStats() and setSendQuality(profile) (lib/peer-stats.js).
+import { arrivingLevel, capVideoSender, connectionFigures } from './peer-stats.js';
 
 /** How long the offering side waits for a connection before starting over. */
 const CONNECT_TIMEOUT_MS = 10_000;
@@ -20,11 +26,13 @@ function sessionId(sdp) {
 }
 
 export class Mesh {
-  constructor({ iceServers, send, onStream, onGone, connectTimeoutMs = CONNECT_TIMEOUT_MS }) {
+  constructor({ iceServers, send, onStream, onGone, onPeerState = () => {}, connectTimeoutMs = CONNECT_TIMEOUT_MS }) {
     this.iceServers = iceServers;
     this.send = send;
     this.onStream = onStream;
     this.onGone = onGone;
+    this.onPeerState = onPeerState;
+    this.sendProfile = null;
     this.connectTimeoutMs = connectTimeoutMs;
     this.peers = new Map();
     this.selfId = null;
@@ -120,6 +128,8 @@ export class Mesh {
       if (pc.connectionState === 'connected') {
         clearTimeout(peer.watchdog);
         peer.attempt = 0;
+        this.onPeerState(id, { state: 'connected', attempt: 0 });
+        this.capSender(peer);
       }
       // A failed path (a network change) gets a fresh set of candidates, from the offering side.
       if (pc.connectionState === 'failed' && this.selfId > id && this.peers.get(id) === peer) {
@@ -215,6 +225,37 @@ export class Mesh {
     for (const id of [...this.peers.keys()]) this.drop(id);
   }
 
+  /** How loud each remote participant is now (0 to 1), for the active speaker. */
+  audioLevels() {
+    const levels = {};
+    for (const [id, peer] of this.peers) levels[id] = arrivingLevel(peer.pc);
+    return levels;
+  }
+
+  /** Round trip, loss and bitrates per remote participant since the last call (lib/peer-stats.js). */
+  async connectionStats() {
+    const result = {};
+    for (const [id, peer] of this.peers) {
+      if (peer.pc.connectionState !== 'connected') continue;
+      peer.figures ??= {};
+      result[id] = await connectionFigures(peer.pc, peer.figures).catch(() => ({}));
+    }
+    return result;
+  }
+
+  /** What the video sent to each participant may cost (lib/peer-stats.js, capVideoSender); kept for later connections. */
+  setSendQuality(profile) {
+    this.sendProfile = profile;
+    for (const peer of this.peers.values()) this.capSender(peer);
+  }
+
+  capSender(peer) {
+    if (!this.sendProfile) return;
+    for (const t of peer.pc.getTransceivers()) {
+      if (t.receiver.track?.kind === 'video' && t.currentDirection) capVideoSender(t.sender, this.sendProfile).catch(() => {});
+    }
+  }
+
   /** Sum of decoded video frames over all connections (tests and diagnostics). */
   async framesDecoded() {
     const result = {};
@@ -226,7 +267,10 @@ export class Mesh {
   async stats() {
     const result = {};
     for (const [id, peer] of this.peers) {
-      const out = { state: peer.pc.connectionState, streamId: peer.remoteStream?.id ?? null, framesDecoded: 0, frameWidth: 0, frameHeight: 0, audioPackets: 0, audioSamples: 0, audioEnergy: 0 };
+      const out = { state: peer.pc.connectionState, streamId: peer.remoteStream?.id ?? null, framesDecoded: 0, frameWidth: 0, frameHeight: 0, audioPackets: 0, audioSamples: 0, audioEnergy: 0, sentVideo: null };
+      const video = peer.pc.getTransceivers().find((t) => t.receiver.track?.kind === 'video');
+      const encoding = video?.sender.getParameters().encodings?.[0];
+      if (encoding) out.sentVideo = { track: video.sender.track?.label ?? null, maxBitrate: encoding.maxBitrate ?? null, scaleResolutionDownBy: encoding.scaleResolutionDownBy ?? null, maxFramerate: encoding.maxFramerate ?? null };
       const stats = await peer.pc.getStats();
       stats.forEach((s) => {
         if (s.type !== 'inbound-rtp') return;

@@ -2,19 +2,33 @@
 // queue (rendered by src/web/views/dashboard/console.eta): the live line,
 // accept/decline or take next, the member's own switches, alerts for
 // arrivals in the background, and the call with the client they take.
-// Its parts are in public/js/console/.
-import { mesh } from '../meeting/call.js';
-import { startEmbedBridge } from '../meeting/embed.js';
-import { settings, state } from '../meeting/state.js';
-import { arrived, askToNotify, notifyPermission, unlockSoundOnGesture } from '../console/alerts.js';
-import { callMeeting, dropCall, joinCall } from '../console/call.js';
+// Its parts are in public/js/console/. This is the page's entry: it
+// creates the page's state, its console socket and its call.
+import { embedCall } from '../call/embed.js';
+import { askToNotify, createAlerts, notifyPermission } from '../console/alerts.js';
+import { createConsoleCall } from '../console/call.js';
 import { ConsoleSocket } from '../console/socket.js';
+import { consoleTexts } from '../console/texts.js';
+import { createConsoleView } from '../console/view.js';
+import { createPageState } from '../lib/page-state.js';
 import { CloseCode } from '../shared/close-codes.js';
-import { ct } from '../console/texts.js';
-import { renderView } from '../console/view.js';
+import { meetingTexts } from '../shared/strings/meeting.js';
+import { meetingHostTexts } from '../shared/strings/meeting-host.js';
+import { callTexts } from '../shared/strings/call.js';
+import { permissionTexts } from '../shared/strings/permissions.js';
 
 const $ = (id) => document.getElementById(id);
-const page = $('console');
+// The call's texts in the language the server rendered the page in.
+const page = createPageState({ texts: [meetingTexts, meetingHostTexts, callTexts, permissionTexts] });
+const { settings, state } = page;
+const texts = consoleTexts(document.documentElement.lang || page.lang);
+const { ct } = texts;
+const renderView = createConsoleView(texts);
+const alerts = createAlerts(ct);
+const consoleCall = createConsoleCall(page);
+const { call } = consoleCall;
+const bridge = embedCall(page, call, 'console', { spaceId: settings.console.spaceId });
+const box = $('console');
 let lastView = null;
 let seen = null;
 let errorTimer = null;
@@ -23,10 +37,10 @@ let errorTimer = null;
 window.foyer = {
   view: () => lastView,
   phase: () => state.phase,
-  inCall: () => callMeeting(),
+  inCall: () => consoleCall.callMeeting(),
   participants: () => state.participants.map((p) => p.name),
-  framesDecoded: () => mesh.framesDecoded(),
-  stats: () => mesh.stats(),
+  framesDecoded: () => call.framesDecoded(),
+  stats: () => call.stats(),
   /** The first remote video frame of the call (performance.now() time), as on the meeting page. */
   firstRemoteFrameAt: () => state.firstRemoteFrameAt,
 };
@@ -37,36 +51,36 @@ function act(type, entryId, message) {
 }
 
 function showError(text) {
-  const box = $('console-error');
-  box.textContent = text;
+  const line = $('console-error');
+  line.textContent = text;
   clearTimeout(errorTimer);
-  errorTimer = setTimeout(() => (box.textContent = ''), 8000);
+  errorTimer = setTimeout(() => (line.textContent = ''), 8000);
 }
 
 function onView(view) {
   lastView = view;
-  state.bridge?.observe({ type: 'console', view });
-  page.dataset.state = 'open';
+  bridge.observe({ type: 'console', view });
+  box.dataset.state = 'open';
   $('console-connection').textContent = '';
   // Arrivals since the last view (none on the first: those were there before the page).
   const ids = view.waiting.map((e) => e.id);
-  if (seen) arrived(view.waiting.filter((e) => !seen.has(e.id)).map((e) => e.name));
+  if (seen) alerts.arrived(view.waiting.filter((e) => !seen.has(e.id)).map((e) => e.name));
   seen = new Set(ids);
   renderView(view, act);
   const current = view.me.current;
-  if (current?.meetingId && (current.state === 'reserved' || current.state === 'in_call')) void joinCall(current, settings.console.memberName);
-  else if (callMeeting()) dropCall();
+  if (current?.meetingId && (current.state === 'reserved' || current.state === 'in_call')) void consoleCall.joinCall(current, settings.console.memberName);
+  else if (consoleCall.callMeeting()) consoleCall.dropCall();
 }
 
 const socket = new ConsoleSocket(settings, {
   onView,
   onError: (error) => showError(error.code === 'nobody_waiting' ? ct('error.nobody_waiting') : ct('error.generic', { message: error.message })),
   onDrop: () => {
-    page.dataset.state = 'reconnecting';
+    box.dataset.state = 'reconnecting';
     $('console-connection').textContent = ct('console.reconnecting');
   },
   onFinal: (code, error) => {
-    page.dataset.state = 'closed';
+    box.dataset.state = 'closed';
     const reason = error?.message ?? (code === CloseCode.gone ? 'gone' : String(code));
     $('console-connection').textContent = ct('console.closed', { reason });
     for (const id of ['status-active', 'status-auto', 'take-next']) if ($(id)) $(id).disabled = true;
@@ -89,6 +103,5 @@ showNotifyState(notifyPermission());
 // "Waiting since" ages while nobody changes the line.
 setInterval(() => lastView && renderView(lastView, act), 30_000);
 
-unlockSoundOnGesture();
-startEmbedBridge('console', { spaceId: settings.console.spaceId });
+alerts.unlockSoundOnGesture();
 socket.connect();

@@ -1,26 +1,32 @@
 // @module public/js/pages/meeting — the meeting page (the shell rendered
-// for /meetings/:id and /:slug): the pre-join screen, then the call. Its
-// parts are in public/js/meeting/, the helpers any page uses in public/js/lib/.
-import { mesh } from '../meeting/call.js';
-import { startCall } from '../meeting/connection.js';
-import { acquire } from '../meeting/local-media.js';
-import { showPrejoin } from '../meeting/prejoin.js';
-import { reconnectWhenOnline } from '../meeting/reconnect.js';
-import { startEmbedBridge } from '../meeting/embed.js';
-import { announced, embed, lang, params, settings, state } from '../meeting/state.js';
+// for /meetings/:id and /:slug): the pre-join screen, then the call. The
+// call component is public/js/call/, the helpers any page uses public/js/lib/.
+// This is the page's entry: it creates the page's state and its call.
+import { embedCall } from '../call/embed.js';
+import { createCall } from '../call/index.js';
+import { createPageState } from '../lib/page-state.js';
+import { meetingTexts } from '../shared/strings/meeting.js';
+import { meetingHostTexts } from '../shared/strings/meeting-host.js';
+import { callTexts } from '../shared/strings/call.js';
+import { permissionTexts } from '../shared/strings/permissions.js';
 
-document.documentElement.lang = lang;
-if (embed) document.body.classList.add('embed');
+const page = createPageState({ texts: [meetingTexts, meetingHostTexts, callTexts, permissionTexts] });
+const { state, params } = page;
+document.documentElement.lang = page.lang;
+if (page.embed) document.body.classList.add('embed');
+const call = createCall(page);
+const target = page.settings.target;
+embedCall(page, call, 'meeting', 'meetingId' in target ? { meetingId: target.meetingId } : { slug: target.slug });
 
 // Test and diagnostics hook (read-only views of the call).
 window.foyer = {
   phase: () => state.phase,
   selfId: () => state.selfId,
   participants: () => state.participants.map((p) => p.name),
-  framesDecoded: () => mesh.framesDecoded(),
-  stats: () => mesh.stats(),
+  framesDecoded: () => call.framesDecoded(),
+  stats: () => call.stats(),
   firstRemoteFrameAt: () => state.firstRemoteFrameAt,
-  media: () => announced(),
+  media: () => call.announced(),
   closes: () => [...state.closes],
   retryDelays: () => [...state.retryDelays],
   localStreamId: () => state.stream.id,
@@ -30,19 +36,16 @@ window.foyer = {
   hosts: () => state.participants.filter((p) => p.host).map((p) => p.name),
 };
 
-startEmbedBridge('meeting', 'meetingId' in settings.target ? { meetingId: settings.target.meetingId } : { slug: settings.target.slug });
-reconnectWhenOnline(startCall);
-
 window.addEventListener('pagehide', () => {
   if (state.signalling) state.signalling.send({ type: 'leave' });
 });
 
 if (params.get('skipPrejoin') === 'true' && state.name) {
   void (async () => {
-    const problem = await acquire();
+    const problem = await call.acquire();
     if (problem) console.warn('foyer:', problem);
-    await startCall();
+    await call.join();
   })();
 } else {
-  void showPrejoin(startCall);
+  void call.showPrejoin(call.join);
 }

@@ -20,6 +20,7 @@ export const EVENT_TYPES = [
   'admitted',
   'waiting_changed',
   'media_changed',
+  'chat_message',
   'locked',
   'unlocked',
   'ended',

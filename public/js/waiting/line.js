@@ -6,100 +6,99 @@
 import { Signalling } from '../lib/signalling.js';
 import { readSession, writeSession } from '../lib/storage.js';
 import { RECONNECT_CODES } from '../shared/close-codes.js';
-import { settings, state } from '../meeting/state.js';
 
-const TOKEN_KEY = `foyer.waitingToken.${settings.waiting?.slug}`;
 const RETRY_FIRST_MS = 1000;
 const RETRY_MAX_MS = 15000;
 const FINAL = new Set(['served', 'left', 'declined', 'closed']);
 
-let socket = null;
-let handlers = null;
-let retryDelay = RETRY_FIRST_MS;
-let retryTimer = null;
-let lastError = null;
-let done = false;
-
-/** This tab holds a place (it reloaded, or came back): it can wait again without the entry screen. */
-export function holdsPlace() {
-  return Boolean(readSession(TOKEN_KEY));
-}
-
 /**
- * Gets in line (or takes the held place back). `onView(view)` for every
+ * The place of the page whose state is `page` (its settings name the
+ * board or queue, its state the client's name). `onView(view)` for every
  * view; `onDrop()` when the connection is lost and being restored;
  * `onRefused(code, error)` when the server will not have this client.
  */
-export function openLine(callbacks) {
-  handlers = callbacks;
-  done = false;
-  connect();
-  window.addEventListener('online', () => {
-    if (retryTimer) connectNow();
-  });
-}
+export function createLine(page, handlers) {
+  const { settings, state } = page;
+  const tokenKey = `foyer.waitingToken.${settings.waiting?.slug}`;
+  let socket = null;
+  let retryDelay = RETRY_FIRST_MS;
+  let retryTimer = null;
+  let lastError = null;
+  let done = false;
+  let listening = false;
 
-function connect() {
-  retryTimer = null;
-  lastError = null;
-  const current = new Signalling(settings.wsPath, {
-    onMessage: (m) => socket === current && onMessage(m),
-    onClose: (code) => socket === current && onClose(code),
-  });
-  socket = current;
-  current.opened
-    .then(() => current.send({ type: 'wait', slug: settings.waiting.slug, name: state.name, token: readSession(TOKEN_KEY) }))
-    .catch(() => {});
-}
-
-function connectNow() {
-  clearTimeout(retryTimer);
-  connect();
-}
-
-function onMessage(m) {
-  if (m.type === 'waiting') {
-    if (m.token) writeSession(TOKEN_KEY, m.token);
-    retryDelay = RETRY_FIRST_MS;
-    // A wait that is over is over: the next visit starts a new one.
-    if (FINAL.has(m.view.state)) finishLine();
-    handlers.onView(m.view);
-  } else if (m.type === 'error') {
-    lastError = m;
+  function connect() {
+    retryTimer = null;
+    lastError = null;
+    const current = new Signalling(settings.wsPath, {
+      onMessage: (m) => socket === current && onMessage(m),
+      onClose: (code) => socket === current && onClose(code),
+    });
+    socket = current;
+    current.opened.then(() => current.send({ type: 'wait', slug: settings.waiting.slug, name: state.name, token: readSession(tokenKey) })).catch(() => {});
   }
-}
 
-function onClose(code) {
-  socket = null;
-  if (done) return;
-  if (RECONNECT_CODES.includes(code)) {
-    handlers.onDrop();
-    const wait = Math.round(retryDelay * (0.8 + Math.random() * 0.4));
-    retryDelay = Math.min(retryDelay * 2, RETRY_MAX_MS);
-    retryTimer = setTimeout(connect, wait);
-    return;
+  function connectNow() {
+    clearTimeout(retryTimer);
+    connect();
   }
-  done = true;
-  handlers.onRefused(code, lastError);
-}
 
-/** Gives the place up for good. */
-export function leaveLine() {
-  socket?.send({ type: 'leave' });
-  finishLine();
-}
+  function onMessage(m) {
+    if (m.type === 'waiting') {
+      if (m.token) writeSession(tokenKey, m.token);
+      retryDelay = RETRY_FIRST_MS;
+      // A wait that is over is over: the next visit starts a new one.
+      if (FINAL.has(m.view.state)) finish();
+      handlers.onView(m.view);
+    } else if (m.type === 'error') {
+      lastError = m;
+    }
+  }
 
-/** The wait is over (served, declined, closed, left): no reconnecting, no place to take back. */
-export function finishLine() {
-  done = true;
-  clearTimeout(retryTimer);
-  writeSession(TOKEN_KEY, null);
-  const current = socket;
-  socket = null;
-  current?.close();
-}
+  function onClose(code) {
+    socket = null;
+    if (done) return;
+    if (RECONNECT_CODES.includes(code)) {
+      handlers.onDrop();
+      const wait = Math.round(retryDelay * (0.8 + Math.random() * 0.4));
+      retryDelay = Math.min(retryDelay * 2, RETRY_MAX_MS);
+      retryTimer = setTimeout(connect, wait);
+      return;
+    }
+    done = true;
+    handlers.onRefused(code, lastError);
+  }
 
-/** Forgets the place after a refusal (a bad name keeps none). */
-export function forgetPlace() {
-  writeSession(TOKEN_KEY, null);
+  /** The wait is over (served, declined, closed, left): no reconnecting, no place to take back. */
+  function finish() {
+    done = true;
+    clearTimeout(retryTimer);
+    writeSession(tokenKey, null);
+    const current = socket;
+    socket = null;
+    current?.close();
+  }
+
+  return {
+    /** This tab holds a place (it reloaded, or came back): it can wait again without the entry screen. */
+    holdsPlace: () => Boolean(readSession(tokenKey)),
+    /** Gets in line (or takes the held place back). */
+    open() {
+      done = false;
+      connect();
+      if (listening) return;
+      listening = true;
+      window.addEventListener('online', () => {
+        if (retryTimer) connectNow();
+      });
+    },
+    /** Gives the place up for good. */
+    leave() {
+      socket?.send({ type: 'leave' });
+      finish();
+    },
+    finish,
+    /** Forgets the place after a refusal (a bad name keeps none). */
+    forget: () => writeSession(tokenKey, null),
+  };
 }

@@ -4,95 +4,97 @@
 // member is there, their own camera to fix while they wait) and the end
 // screens (served, left, declined, closed).
 import { el } from '../lib/dom.js';
-import { refreshControls } from '../meeting/call.js';
-import { toggleCamera, toggleMic } from '../meeting/local-media.js';
-import { embed, root, settings, state } from '../meeting/state.js';
-import { wt } from './texts.js';
 
-/** The waiting screen while it is shown (built once; each view only changes its texts). */
-let screen = null;
+/** The screens of the page `page`, whose `call` keeps the camera and microphone buttons current; `wt` its texts. */
+export function createScreens(page, call, wt) {
+  const { state, settings, embed, root } = page;
+  /** The waiting screen while it is shown (built once; each view only changes its texts). */
+  let screen = null;
 
-function build(onLeave) {
-  state.phase = 'waiting';
-  const preview = el('video', { autoplay: true, playsinline: true, muted: true, 'aria-label': wt('previewLabel') });
-  preview.muted = true;
-  preview.srcObject = state.stream;
-  const parts = {
-    title: el('h1', { id: 'waiting-title' }, settings.title || ''),
-    status: el('p', { class: 'status', id: 'waiting-status' }, wt('connecting')),
-    estimate: el('p', { class: 'detail', id: 'waiting-estimate', hidden: true }),
-    nobody: el('div', { class: 'nobody', id: 'nobody', role: 'status', hidden: true }),
-    notice: el('p', { class: 'detail', id: 'notice', role: 'status' }),
-  };
-  // The ids are the call's, so the meeting's own toggles keep them current.
-  const selfTile = el('figure', { class: 'tile self', id: 'tile-self' }, preview, el('figcaption', {}, wt('previewLabel')));
-  const node = el(
-    'section',
-    { class: 'waiting', id: 'waiting', 'aria-live': 'polite' },
-    embed ? null : parts.title,
-    parts.status,
-    parts.estimate,
-    parts.nobody,
-    selfTile,
-    el(
-      'div',
-      { class: 'row' },
-      el('button', { type: 'button', id: 'mic', class: 'control', onclick: toggleMic }),
-      el('button', { type: 'button', id: 'cam', class: 'control', onclick: toggleCamera }),
-    ),
-    el('button', { type: 'button', id: 'leave-line', class: 'danger', onclick: onLeave }, wt('leaveLine')),
-    parts.notice,
-  );
-  root.replaceChildren(node);
-  refreshControls();
-  screen = { node, ...parts };
-}
-
-/** Shows (or brings up to date) the waiting screen for `view`; null: still connecting. */
-export function showWaiting(view, onLeave) {
-  if (!screen || !screen.node.isConnected) build(onLeave);
-  screen.notice.textContent = '';
-  if (!view) return;
-  if (view.space?.name) screen.title.textContent = view.space.name;
-  screen.node.dataset.state = view.state;
-  if (view.state === 'reserved' || view.state === 'in_call') {
-    screen.status.textContent = wt('reserved');
-  } else if (view.space.kind === 'queue' && view.position) {
-    screen.status.textContent = view.position === 1 ? `${wt('position', { n: 1 })} ${wt('positionFirst')}` : wt('position', { n: view.position });
-  } else {
-    screen.status.textContent = `${wt('waitingBoard')} ${wt('waitingBoardDetail')}`;
+  function build(onLeave) {
+    state.phase = 'waiting';
+    const preview = el('video', { autoplay: true, playsinline: true, muted: true, 'aria-label': wt('previewLabel') });
+    preview.muted = true;
+    preview.srcObject = state.stream;
+    const parts = {
+      title: el('h1', { id: 'waiting-title' }, settings.title || ''),
+      status: el('p', { class: 'status', id: 'waiting-status' }, wt('connecting')),
+      estimate: el('p', { class: 'detail', id: 'waiting-estimate', hidden: true }),
+      nobody: el('div', { class: 'nobody', id: 'nobody', role: 'status', hidden: true }),
+      notice: el('p', { class: 'detail', id: 'notice', role: 'status' }),
+    };
+    // The ids are the call's, so the call's own toggles keep them current.
+    const selfTile = el('figure', { class: 'tile self', id: 'tile-self' }, preview, el('figcaption', {}, wt('previewLabel')));
+    const node = el(
+      'section',
+      { class: 'waiting', id: 'waiting', 'aria-live': 'polite' },
+      embed ? null : parts.title,
+      parts.status,
+      parts.estimate,
+      parts.nobody,
+      selfTile,
+      el(
+        'div',
+        { class: 'row' },
+        el('button', { type: 'button', id: 'mic', class: 'control', onclick: call.toggleMic }),
+        el('button', { type: 'button', id: 'cam', class: 'control', onclick: call.toggleCamera }),
+      ),
+      el('button', { type: 'button', id: 'leave-line', class: 'danger', onclick: onLeave }, wt('leaveLine')),
+      parts.notice,
+    );
+    root.replaceChildren(node);
+    call.refreshControls();
+    screen = { node, ...parts };
   }
-  screen.node.dataset.position = view.position ?? '';
-  screen.estimate.hidden = view.estimateMinutes === null || view.estimateMinutes === undefined;
-  screen.estimate.textContent = screen.estimate.hidden ? '' : wt('estimate', { n: view.estimateMinutes });
-  screen.nobody.hidden = view.available;
-  screen.nobody.replaceChildren(
-    ...(view.available
-      ? []
-      : [el('h2', {}, wt('nobodyTitle')), view.space.closingMessage ? el('p', { class: 'closing' }, view.space.closingMessage) : null, el('p', {}, wt('nobodyDetail'))].filter(Boolean)),
-  );
-}
 
-/** The connection dropped; the place is kept while the page comes back. */
-export function showDropped() {
-  if (screen?.node.isConnected) screen.notice.textContent = wt('reconnecting');
-}
-
-/**
- * One of the end screens: `served` (the call ended), `left`, `declined`
- * (with the member's message), `closed` (the place's closing message, or
- * the default), `notFound`. `again`: a way back into the line.
- */
-export function showEnd(kind, view) {
-  state.phase = 'ended';
-  screen = null;
-  const titles = { served: wt('servedTitle'), left: wt('leftTitle'), declined: wt('declinedTitle'), closed: wt('closedTitle'), notFound: wt('notFound') };
-  const body = [el('h1', {}, titles[kind] ?? titles.closed)];
-  if (kind === 'served') body.push(el('p', {}, wt('servedDetail')));
-  if (kind === 'declined' && view?.message) body.push(el('p', { class: 'message', id: 'declined-message' }, view.message));
-  if (kind === 'closed') body.push(el('p', { id: 'closing-message' }, view?.space?.closingMessage || wt('closedDefault')));
-  if (kind === 'left' || kind === 'served') {
-    body.push(el('button', { type: 'button', class: 'primary', id: 'wait-again', onclick: () => location.reload() }, wt('waitAgain')));
+  /** Shows (or brings up to date) the waiting screen for `view`; null: still connecting. */
+  function showWaiting(view, onLeave) {
+    if (!screen || !screen.node.isConnected) build(onLeave);
+    screen.notice.textContent = '';
+    if (!view) return;
+    if (view.space?.name) screen.title.textContent = view.space.name;
+    screen.node.dataset.state = view.state;
+    if (view.state === 'reserved' || view.state === 'in_call') {
+      screen.status.textContent = wt('reserved');
+    } else if (view.space.kind === 'queue' && view.position) {
+      screen.status.textContent = view.position === 1 ? `${wt('position', { n: 1 })} ${wt('positionFirst')}` : wt('position', { n: view.position });
+    } else {
+      screen.status.textContent = `${wt('waitingBoard')} ${wt('waitingBoardDetail')}`;
+    }
+    screen.node.dataset.position = view.position ?? '';
+    screen.estimate.hidden = view.estimateMinutes === null || view.estimateMinutes === undefined;
+    screen.estimate.textContent = screen.estimate.hidden ? '' : wt('estimate', { n: view.estimateMinutes });
+    screen.nobody.hidden = view.available;
+    screen.nobody.replaceChildren(
+      ...(view.available
+        ? []
+        : [el('h2', {}, wt('nobodyTitle')), view.space.closingMessage ? el('p', { class: 'closing' }, view.space.closingMessage) : null, el('p', {}, wt('nobodyDetail'))].filter(Boolean)),
+    );
   }
-  root.replaceChildren(el('section', { class: 'plain', id: 'finished', 'data-kind': kind }, ...body));
+
+  /** The connection dropped; the place is kept while the page comes back. */
+  function showDropped() {
+    if (screen?.node.isConnected) screen.notice.textContent = wt('reconnecting');
+  }
+
+  /**
+   * One of the end screens: `served` (the call ended), `left`, `declined`
+   * (with the member's message), `closed` (the place's closing message, or
+   * the default), `notFound`. `again`: a way back into the line.
+   */
+  function showEnd(kind, view) {
+    state.phase = 'ended';
+    screen = null;
+    const titles = { served: wt('servedTitle'), left: wt('leftTitle'), declined: wt('declinedTitle'), closed: wt('closedTitle'), notFound: wt('notFound') };
+    const body = [el('h1', {}, titles[kind] ?? titles.closed)];
+    if (kind === 'served') body.push(el('p', {}, wt('servedDetail')));
+    if (kind === 'declined' && view?.message) body.push(el('p', { class: 'message', id: 'declined-message' }, view.message));
+    if (kind === 'closed') body.push(el('p', { id: 'closing-message' }, view?.space?.closingMessage || wt('closedDefault')));
+    if (kind === 'left' || kind === 'served') {
+      body.push(el('button', { type: 'button', class: 'primary', id: 'wait-again', onclick: () => location.reload() }, wt('waitAgain')));
+    }
+    root.replaceChildren(el('section', { class: 'plain', id: 'finished', 'data-kind': kind }, ...body));
+  }
+
+  return { showWaiting, showDropped, showEnd };
 }

@@ -86,8 +86,13 @@ export interface LiveStore {
   /** Those of `places` that are closed, deleted or past their deadline. */
   endedPlaces(places: PlaceRef[], at: Date): Promise<PlaceRef[]>;
 
-  /** A meeting by id or short code, deleted ones included (the front end answers 410 for those). */
-  findMeetingRecord(by: { id: string } | { shortCode: string }): Promise<Meeting | undefined>;
+  /**
+   * A meeting by id or short code, deleted ones included (the front end
+   * answers 410 for those). With `lock`, inside a transaction, writers of
+   * the meeting wait until that transaction ends (PostgreSQL `FOR UPDATE`;
+   * SQLite runs one write transaction at a time anyway).
+   */
+  findMeetingRecord(by: { id: string } | { shortCode: string }, options?: { lock?: boolean }): Promise<Meeting | undefined>;
   findSession(id: string): Promise<PlaceSession | undefined>;
   /** The organization a meeting or session belongs to (deleted meetings included), or undefined. */
   findPlaceOrganization(place: PlaceRef): Promise<string | undefined>;

@@ -30,7 +30,7 @@ import type {
   User,
 } from '../types.ts';
 import type { LiveStore } from './live-store.ts';
-import type { MeetingAdminStore } from './meeting-admin-store.ts';
+import type { HostingStore } from './hosting-store.ts';
 import type { MemberStore } from './member-store.ts';
 import type { SsoStore } from './sso-store.ts';
 import type { WaitingStore } from './waiting-store.ts';
@@ -173,7 +173,7 @@ export interface Store
     MemberStore,
     SsoStore,
     WaitingStore,
-    MeetingAdminStore,
+    HostingStore,
     WebhookStore,
     OrganizationChangeStore {
   /** Presence and meeting-place deadlines (see live-store.ts). */

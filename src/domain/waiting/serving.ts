@@ -67,7 +67,7 @@ async function take(ctx: LiveContext, space: Space, memberId: string, pick: (tx:
     const owner = await tx.store.findUser(space.organizationId, memberId);
     const org = await tx.store.findOrganization(space.organizationId);
     if (!owner || !org) throw new NotFoundError('member');
-    // The member's own consultation: they are its owner, and so its admin. The
+    // The member's own consultation: they are its owner, and so its host. The
     // client was let in by being taken, so it does not wait for the owner.
     await createMeeting(tx, memberActor(org, owner), { type: 'CONSULTATION', ownerEmail: owner.email, meetingId, waitForOwner: false });
     raise(tx, { type: 'waiting.client.accepted', organizationId: space.organizationId, spaceId: space.id, entryId: entry.id, userId: memberId, meetingId, at });

@@ -36,7 +36,7 @@ describe('webhook delivery rules', () => {
 
   it('tells ids the API returns and never the internal events', () => {
     const at = now;
-    assert.deepEqual(webhookMessage({ type: 'participant.joined', organizationId: 'o', place: { kind: 'session', id: 's' }, participantId: 'p', displayName: 'Ann', at }), {
+    assert.deepEqual(webhookMessage({ type: 'participant.joined', organizationId: 'o', place: { kind: 'session', id: 's' }, participantId: 'p', displayName: 'Ann', media: { audio: true, video: false, screen: false }, host: false, at }), {
       type: 'participant.joined',
       orderingKey: 'session:s',
       data: { sessionId: 's', participantId: 'p', displayName: 'Ann' },

@@ -1,21 +1,30 @@
 /**
  * @module realtime/handlers/control
- * `ping` (an application keepalive, answered with `pong`) and `leave`: from
- * a meeting place (in a waiting-list call, hanging up ends the call for
- * both), from a meeting's knock (the knock is withdrawn when the socket
- * closes), or from a waiting list (the client gives up their place).
+ * `leave`, as each role takes it: a participant hangs up (in a
+ * waiting-list call that ends the call for both), a knocker stops
+ * knocking (the knock is withdrawn as the socket closes), a waiting
+ * client gives up their place. A second `join` from a participant is
+ * refused. (`ping` is answered by the connection, whatever the role.)
  */
 import { clientLeaves } from '../../domain/waiting/arrival.ts';
 import { hangUp } from '../../domain/waiting/calls.ts';
-import type { ClientConnection } from '../contracts.ts';
 import { CloseCode } from '../protocol.ts';
+import type { ParticipantRole, SessionHost, WaitingRole } from '../session.ts';
 
-export function handlePing(connection: ClientConnection): void {
-  connection.send({ type: 'pong' });
+export async function handleHangUp(session: ParticipantRole): Promise<void> {
+  if (session.place.kind === 'meeting') await hangUp(session.connection.services.ctx, session.place.id);
+  session.connection.close(CloseCode.normal, 'Left.');
 }
 
-export async function handleLeave(connection: ClientConnection): Promise<void> {
-  if (connection.state === 'waiting') await clientLeaves(connection.hub.ctx, connection.id);
-  else if (connection.state === 'joined' && connection.place?.kind === 'meeting') await hangUp(connection.hub.ctx, connection.place.id);
-  connection.close(CloseCode.normal, 'Left.');
+export function handleLeave(session: { connection: SessionHost }): void {
+  session.connection.close(CloseCode.normal, 'Left.');
+}
+
+export async function handleLeaveLine(session: WaitingRole): Promise<void> {
+  await clientLeaves(session.connection.services.ctx, session.connection.id);
+  session.connection.close(CloseCode.normal, 'Left.');
+}
+
+export function refuseSecondJoin(session: ParticipantRole): void {
+  session.connection.refuse(CloseCode.badMessage, 'already_joined', 'Already joined.');
 }

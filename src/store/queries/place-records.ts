@@ -78,9 +78,10 @@ export const placeRecordQueries: PlaceRecordQueries & ThisType<QueryContext> = {
     return ended;
   },
 
-  async findMeetingRecord(by) {
+  async findMeetingRecord(by, options = {}) {
     let query = this.db.selectFrom('meetings').selectAll();
     query = 'id' in by ? query.where('id', '=', by.id) : query.where('short_code', '=', by.shortCode);
+    if (options.lock && this.dialect === 'postgres') query = query.forUpdate();
     const row = await query.executeTakeFirst();
     return row && rowToMeeting(row);
   },

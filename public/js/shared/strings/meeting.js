@@ -37,6 +37,8 @@ export const meetingTexts = {
     sharing: 'sharing screen',
     nameRequired: 'Please enter your name.',
     meeting: 'Meeting',
+    yourCamera: 'Your camera',
+    deviceChoice: 'Camera, microphone and speaker',
   },
   de: {
     joinTitle: 'Bereit zum Beitreten?',
@@ -72,5 +74,7 @@ export const meetingTexts = {
     sharing: 'teilt Bildschirm',
     nameRequired: 'Bitte geben Sie Ihren Namen ein.',
     meeting: 'Meeting',
+    yourCamera: 'Ihre Kamera',
+    deviceChoice: 'Kamera, Mikrofon und Lautsprecher',
   },
 };

@@ -14,6 +14,7 @@ import { getSpace, listSpaces } from '../../../domain/spaces.ts';
 import type { Space, SpaceKind } from '../../../domain/types.ts';
 import { allowedOriginsOf } from '../../../domain/allowed-origins.ts';
 import { iceServersFor } from '../../../realtime/ice.ts';
+import { bundleUrl } from '../../bundles.ts';
 import { scriptJson } from '../../views.ts';
 import { pathId } from '../forms.ts';
 import { renderPage } from '../render.ts';
@@ -99,6 +100,7 @@ export const consoleRoutes: DashboardRoutes = (app, { ctx, config }) => {
             historyHref: can(actor, 'space.audit') ? `${DASHBOARD}/${path}/${space.id}/history` : undefined,
           },
           problem,
+          entry: bundleUrl('console'),
           settingsJson: problem ? null : scriptJson(settings),
         },
         200,

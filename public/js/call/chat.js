@@ -1,0 +1,144 @@
+// @module public/js/call/chat — the call's chat: a panel with the messages
+// (names, times, links made clickable, never any HTML from anyone), a text
+// box labelled "Message" and a "Send" button, an unread count on the
+// "Chat" button while the panel is closed. The server relays each message
+// to everyone in the meeting, on every instance, and stores none of them
+// (docs/signalling.md, "Chat"): a page that joins later sees only what
+// arrives after it, and everything is gone when the meeting ends.
+import { el } from '../lib/dom.js';
+import { announce } from './announce.js';
+import { showUnread } from './controls.js';
+
+/** The longest message, as the server enforces it. */
+export const MAX_CHAT_CHARS = 1000;
+/** Messages kept on the page (the oldest scroll away beyond this). */
+const KEEP = 200;
+const URL_PATTERN = /\b(?:https?:\/\/|www\.)[^\s<>"'`]+/gi;
+
+/**
+ * `text` as nodes: plain text, with http(s) addresses as links that open
+ * elsewhere and pass nothing on. Built from text nodes only, so no message
+ * can ever bring markup of its own.
+ */
+export function linkified(text) {
+  const nodes = [];
+  let at = 0;
+  for (const match of text.matchAll(URL_PATTERN)) {
+    // Trailing punctuation belongs to the sentence, not the address.
+    const raw = match[0].replace(/[.,;:!?)\]}]+$/, '');
+    let href = null;
+    try {
+      const url = new URL(raw.startsWith('www.') ? `https://${raw}` : raw);
+      if (url.protocol === 'https:' || url.protocol === 'http:') href = url.href;
+    } catch {
+      href = null;
+    }
+    if (!href) continue;
+    if (match.index > at) nodes.push(document.createTextNode(text.slice(at, match.index)));
+    nodes.push(el('a', { href, target: '_blank', rel: 'noopener noreferrer nofollow' }, raw));
+    at = match.index + raw.length;
+  }
+  if (at < text.length) nodes.push(document.createTextNode(text.slice(at)));
+  return nodes;
+}
+
+/** The chat panel's content (shown in the side panel, see panel.js). */
+export function buildChat(c) {
+  const { t } = c;
+  const input = el('textarea', { id: 'chat-input', name: 'message', rows: '2', maxlength: String(MAX_CHAT_CHARS), autocomplete: 'off' });
+  const error = el('p', { class: 'error', id: 'chat-error', role: 'alert' });
+  const form = el(
+    'form',
+    { class: 'chat-form', id: 'chat-form' },
+    el('label', { for: 'chat-input', class: 'visually-hidden' }, t('message')),
+    input,
+    el('button', { type: 'submit', class: 'primary', id: 'chat-send' }, t('send')),
+    error,
+  );
+  form.addEventListener('submit', (event) => {
+    event.preventDefault();
+    if (sendChat(c, input.value)) input.value = '';
+  });
+  // Enter sends, Shift+Enter starts a new line (as in every chat).
+  input.addEventListener('keydown', (event) => {
+    if (event.key === 'Enter' && !event.shiftKey && !event.isComposing) {
+      event.preventDefault();
+      form.requestSubmit();
+    }
+  });
+  const log = el('ol', { class: 'chat-log', id: 'chat-log', role: 'log', 'aria-labelledby': 'chat-title' });
+  const empty = el('p', { class: 'chat-empty', id: 'chat-empty' }, t('chatEmpty'));
+  const section = el(
+    'section',
+    { class: 'chat', id: 'chat-panel', 'aria-labelledby': 'chat-title' },
+    el('h2', { id: 'chat-title' }, t('chat')),
+    el('p', { class: 'note', id: 'chat-note' }, t('chatNotStored')),
+    log,
+    empty,
+    form,
+  );
+  for (const m of c.ui.messages) log.append(messageItem(c, m));
+  empty.hidden = c.ui.messages.length > 0;
+  return section;
+}
+
+function messageItem(c, m) {
+  const mine = m.from === c.state.selfId;
+  const time = new Date(m.at);
+  return el(
+    'li',
+    { class: mine ? 'mine' : '' },
+    el('div', { class: 'meta' }, el('span', { class: 'person' }, mine ? `${m.name} (${c.t('you')})` : m.name), ' ', el('time', { datetime: time.toISOString() }, time.toLocaleTimeString(c.lang, { hour: '2-digit', minute: '2-digit' }))),
+    el('p', { class: 'text' }, ...linkified(m.text)),
+  );
+}
+
+/** Sends `text` (trimmed); false when there is nothing to send or it is too long (the box says why). */
+export function sendChat(c, text) {
+  const value = String(text ?? '').trim();
+  const error = document.getElementById('chat-error');
+  if (!value) return false;
+  if (value.length > MAX_CHAT_CHARS) {
+    if (error) error.textContent = c.tf('chatTooLong', { n: MAX_CHAT_CHARS });
+    return false;
+  }
+  if (error) error.textContent = '';
+  c.state.signalling?.send({ type: 'chat', text: value });
+  return true;
+}
+
+/** A message relayed by the server: shown, counted as unread while the panel is closed, announced. */
+export function onChat(c, m) {
+  if (typeof m.text !== 'string' || typeof m.name !== 'string') return;
+  c.ui.messages.push(m);
+  if (c.ui.messages.length > KEEP) c.ui.messages.shift();
+  const log = document.getElementById('chat-log');
+  if (log) {
+    const atBottom = log.scrollHeight - log.scrollTop - log.clientHeight < 40;
+    log.append(messageItem(c, m));
+    while (log.childElementCount > KEEP) log.firstElementChild.remove();
+    if (atBottom || m.from === c.state.selfId) log.scrollTop = log.scrollHeight;
+    document.getElementById('chat-empty')?.setAttribute('hidden', '');
+  }
+  if (m.from === c.state.selfId) return;
+  if (c.ui.panel !== 'chat') {
+    c.ui.unread += 1;
+    showUnread(c, c.ui.unread);
+    // The open panel's log is read out by itself; a closed one is announced here.
+    announce(c, c.tf('messageFrom', { name: m.name, text: m.text }));
+  }
+}
+
+/** The server refused a message (too many at once). */
+export function onChatRefused(c) {
+  const error = document.getElementById('chat-error');
+  if (error) error.textContent = c.t('chatSlowDown');
+}
+
+/** The panel opened: everything is read. */
+export function markRead(c) {
+  c.ui.unread = 0;
+  showUnread(c, 0);
+  const log = document.getElementById('chat-log');
+  if (log) log.scrollTop = log.scrollHeight;
+}

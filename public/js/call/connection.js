@@ -1,0 +1,153 @@
+// @module public/js/call/connection — the call's signalling connection:
+// joining, the server's messages, and what each close of the socket means
+// (docs/signalling.md): come back, an end screen, or a refusal.
+import { Signalling } from '../lib/signalling.js';
+import { CloseCode, RECONNECT_CODES } from '../shared/close-codes.js';
+import { announcePresence } from './announce.js';
+import { onChat, onChatRefused } from './chat.js';
+import { finish } from './end.js';
+import { announce, refreshLock, renderKnocks, showMuteRequest } from './host.js';
+import { showKnock } from './knock.js';
+import { sendMedia, toggleMic } from './local-media.js';
+import { showPrejoin } from './prejoin.js';
+import { announceHands, onReaction } from './reactions.js';
+import { cancelReconnect, reconnectLater, resetBackoff } from './reconnect.js';
+import { refresh, renderCall } from './screen.js';
+import { announced, audioTrack, cameraTrack, remember } from './tracks.js';
+
+/** Connects and joins as `state.name`, sending what `state` says is on. */
+export async function connect(c) {
+  const { state, settings } = c;
+  // One connection at a time: a Join clicked again while a retry is pending, or while joining, replaces it.
+  cancelReconnect(c);
+  const previous = state.signalling;
+  state.signalling = null;
+  previous?.close();
+  state.phase = 'joining';
+  state.leaving = false;
+  // A rejoin while sharing keeps sending the screen, not the camera behind it.
+  c.mesh.setLocalTracks(state.stream, audioTrack(state), state.screenTrack ?? cameraTrack(state));
+  const signalling = new Signalling(settings.wsPath, {
+    onMessage: (m) => {
+      if (state.signalling !== signalling) return;
+      c.queue = c.queue.then(() => state.signalling === signalling && onMessage(c, m)).catch((e) => console.warn('foyer:', e));
+    },
+    onClose: (code) => {
+      // Queued behind the messages that came before it, so an "error" or
+      // "ended" explaining the close is handled first.
+      c.queue = c.queue.then(() => state.signalling === signalling && onClose(c, code)).catch((e) => console.warn('foyer:', e));
+    },
+  });
+  state.signalling = signalling;
+  try {
+    await signalling.opened;
+  } catch {
+    return;
+  }
+  const { audio, video } = announced(state);
+  c.joinedWith = { audio, video, screen: false };
+  signalling.send({ type: 'join', ...settings.target, name: state.name, audio, video });
+}
+
+function onWelcome(c, m) {
+  const { state } = c;
+  state.selfId = m.you.id;
+  state.host = m.host === true;
+  state.locked = m.locked === true;
+  state.knocks = [];
+  c.peerStates.clear();
+  resetBackoff(c);
+  c.mesh.setSelf(m.you.id);
+  // What is sent is what the page has now: the devices may have changed
+  // since the join was sent (a camera that answered late, a long knock).
+  c.mesh.setLocalTracks(state.stream, audioTrack(state), state.screenTrack ?? cameraTrack(state));
+  state.participants = m.participants;
+  // What this server relays besides media (chat, hands, reactions): the page offers only that.
+  c.features = new Set(Array.isArray(m.features) ? m.features : []);
+  renderCall(c);
+  c.emit('call');
+  // `join` said what was there then; whatever changed since (a late camera, a shared screen) is said now.
+  if (JSON.stringify(announced(state)) !== JSON.stringify(c.joinedWith)) sendMedia(c);
+  // A raised hand survives a reconnect.
+  if (c.ui.hand && c.features.has('hand')) state.signalling?.send({ type: 'hand', raised: true });
+  onParticipants(c, m.participants, null);
+}
+
+async function onMessage(c, m) {
+  const { state, t } = c;
+  // Before anything changes: what listens (an embedding page's bridge) hears the message as it came.
+  c.emit('message', m);
+  switch (m.type) {
+    case 'knocking':
+      resetBackoff(c);
+      return showKnock(c, m.wasRemoved);
+    case 'welcome':
+      return onWelcome(c, m);
+    case 'participants':
+      return onParticipants(c, m.participants, state.participants);
+    case 'offer':
+    case 'answer':
+    case 'ice':
+      return c.mesh.handle(m);
+    case 'chat':
+      return onChat(c, m);
+    case 'reaction':
+      return onReaction(c, m);
+    case 'knocks': {
+      const previous = state.knocks;
+      state.knocks = m.knocks;
+      return renderKnocks(c, previous);
+    }
+    case 'lock':
+      state.locked = m.locked;
+      announce(state.host ? (m.locked ? t('lockedNotice') : '') : '');
+      return refreshLock(c);
+    case 'mute_requested':
+      return showMuteRequest(c, () => toggleMic(c));
+    case 'ended':
+      return finish(c, m.by === 'host' ? 'endedByHost' : 'ended');
+    case 'error':
+      if (m.code === 'bad_name') return showPrejoin(c, () => connect(c), m.message);
+      if (m.code === 'removed') return finish(c, 'removed');
+      if (m.code === 'turned_away') return finish(c, 'turnedAway');
+      if (m.code === 'slow_down') return onChatRefused(c);
+      // A host action the server did not carry out (the knocker left, the participant was gone).
+      if (['forbidden', 'not_found', 'validation_failed'].includes(m.code) && state.phase === 'call') return announce(t('refused') + m.message);
+      if (m.code === 'not_found') return finish(c, 'notFound');
+      if (m.code === 'closed' || m.code === 'deleted') return finish(c, 'ended');
+      if (m.code === 'inactive' || m.code === 'waiting_list') return finish(c, 'notJoinable');
+      return undefined;
+    default:
+      return undefined;
+  }
+}
+
+function onParticipants(c, participants, before) {
+  c.state.participants = participants;
+  // The server's word on this page's own hand (a second tab of the same person cannot raise it).
+  const self = participants.find((p) => p.id === c.state.selfId);
+  if (self && 'hand' in self) c.ui.hand = Boolean(self.hand);
+  c.mesh.sync(participants);
+  if (before) {
+    announcePresence(c, before, participants);
+    announceHands(c, before, participants);
+  }
+  refresh(c);
+}
+
+function onClose(c, code) {
+  const { state } = c;
+  remember(state.closes, code);
+  if (state.leaving || state.phase === 'ended' || state.phase === 'left' || state.phase === 'failed') return;
+  if (code === CloseCode.gone) return finish(c, 'ended');
+  if (code === CloseCode.removed) return finish(c, 'removed');
+  if (code === CloseCode.turnedAway) return finish(c, 'turnedAway');
+  if (code === CloseCode.notFound) return finish(c, 'notFound');
+  if (code === CloseCode.notJoinable) return finish(c, 'notJoinable');
+  if (code === CloseCode.badMessage && state.phase === 'prejoin') return; // bad_name: the pre-join screen shows why
+  if (!RECONNECT_CODES.includes(code)) return finish(c, 'failed', code);
+  // Rejoined as a new participant: the old peer connections are of no use.
+  c.mesh.closeAll();
+  state.signalling = null;
+  reconnectLater(c, () => connect(c));
+}

@@ -1,0 +1,134 @@
+// @module public/js/call/screen — the call screen: a header saying where
+// you are (the organization, the title, the clinician), the stage with one
+// tile per person, the side panel (participants or chat), notices, the
+// control bar and a live region; `refresh` brings it in step with the
+// participant list and this page's own media, `relayout` places the tiles.
+import { el } from '../lib/dom.js';
+import { announcer } from './announce.js';
+import { buildControls, refreshControls } from './controls.js';
+import { refreshLock, renderKnocks } from './host.js';
+import { arrange, gridFor } from './layout.js';
+import { buildPanel } from './panel.js';
+import { problemHelp, wantedProblems } from './permission-help.js';
+import { renderPeople } from './people.js';
+import { makeMovable } from './pip.js';
+import { activeSpeaker } from './speaking.js';
+import { ensureTile, removeTile, updateTile } from './tiles.js';
+import { announced } from './tracks.js';
+
+/** What the header says: the title, and the organization (and in a consultation, the clinician). */
+function heading(c) {
+  const { settings, t } = c;
+  const context = [settings.organization, settings.hostName && !c.state.host ? settings.hostName : null].filter(Boolean).join(' · ');
+  return el(
+    'div',
+    { class: 'where' },
+    el('h1', { class: 'title', id: 'call-title' }, settings.title || t('meeting'), el('span', { class: 'badge locked-badge', id: 'locked-badge', hidden: true }, t('lockedBadge'))),
+    context ? el('p', { class: 'context', id: 'call-context' }, context) : null,
+  );
+}
+
+/** Replaces the page with the call. */
+export function renderCall(c) {
+  const { state, embed } = c;
+  state.phase = 'call';
+  c.tiles.clear();
+  const header = embed ? null : el('header', { class: 'bar' }, heading(c), el('span', { id: 'count', class: 'people-count' }));
+  // The host's knock list sits above the videos, so it is seen on a phone too.
+  const knocks = el('section', { class: 'knocks', id: 'knocks', 'aria-labelledby': 'knocks-title', hidden: true });
+  const tiles = el('section', { class: 'tiles', id: 'tiles', 'aria-label': c.t('videos') });
+  const stage = el('div', { class: 'stage-area', id: 'stage' }, tiles);
+  const notices = el(
+    'div',
+    { class: 'notices' },
+    el('p', { class: 'call-notice', id: 'host-notice', role: 'status' }),
+    el('p', { class: 'call-notice', id: 'notice', role: 'status' }),
+    el('div', { class: 'media-notice', id: 'media-notice' }),
+  );
+  c.root.replaceChildren(el('div', { class: 'call', id: 'call' }, header, knocks, el('div', { class: 'main' }, stage, buildPanel(c)), notices, buildControls(c), announcer()));
+  const self = ensureTile(c, 'self', { self: true });
+  self.node.tabIndex = 0;
+  makeMovable(c, self);
+  c.resize?.disconnect();
+  if (typeof ResizeObserver === 'function') {
+    c.resize = new ResizeObserver(() => relayout(c));
+    c.resize.observe(stage);
+  }
+  refreshLock(c);
+  renderKnocks(c);
+  refresh(c);
+}
+
+/** Tiles, list, count, notices and controls from `state.participants` and this page's media. */
+export function refresh(c) {
+  const { state, t } = c;
+  if (state.phase !== 'call' || !document.getElementById('tiles')) return refreshControls(c);
+  const present = new Set();
+  for (const p of state.participants) {
+    if (p.id === state.selfId) continue;
+    present.add(p.id);
+    updateTile(c, ensureTile(c, p.id), p);
+  }
+  for (const id of [...c.tiles.keys()]) if (id !== 'self' && !present.has(id)) removeTile(c, id);
+  const own = { id: 'self', name: state.name, ...announced(state), host: state.host, hand: c.ui.hand };
+  updateTile(c, c.tiles.get('self'), own, { you: true });
+  renderPeople(c);
+  const count = document.getElementById('count');
+  if (count) count.textContent = `${state.participants.length} · ${t('participants')}`;
+  const notice = document.getElementById('notice');
+  if (notice && !notice.dataset.sticky) notice.textContent = state.participants.length <= 1 ? t('alone') : '';
+  showMediaProblems(c);
+  refreshControls(c);
+  relayout(c);
+  return undefined;
+}
+
+/** A device problem in the call (blocked, stopped, in use), with what to do. */
+function showMediaProblems(c) {
+  const box = document.getElementById('media-notice');
+  if (!box) return;
+  const problems = wantedProblems(c);
+  const key = JSON.stringify(problems) + (c.ui.weakUplink ? 'weak' : '');
+  if (box.dataset.key === key) return;
+  box.dataset.key = key;
+  const help = problemHelp(c, problems, { onRetry: () => c.actions.retryDevices(), onChoose: () => c.actions.openSettings() });
+  box.replaceChildren(...(help ? [help] : []), ...(c.ui.weakUplink ? [el('p', { class: 'weak-uplink', id: 'weak-uplink', role: 'status' }, c.t('weakUplink'))] : []));
+}
+
+/** Places the tiles (layout.js) and asks the media source only for the video that is shown. */
+export function relayout(c) {
+  const container = document.getElementById('tiles');
+  if (!container) return;
+  const { state } = c;
+  const narrow = matchMedia('(max-width: 640px)').matches;
+  const remotes = state.participants.filter((p) => p.id !== state.selfId).map((p) => ({ id: p.id, screen: Boolean(p.screen) }));
+  const plan = arrange({ remotes, pinned: c.ui.pinned, speaker: activeSpeaker(c), mode: c.ui.view, maxVideos: narrow ? 4 : 9 });
+  container.dataset.layout = plan.layout;
+  plan.order.forEach((id, i) => {
+    const tile = c.tiles.get(id);
+    if (!tile) return;
+    tile.node.style.order = String(i);
+    tile.node.classList.toggle('on-stage', plan.stage === id || (plan.layout === 'solo' && id === 'self'));
+    tile.node.classList.toggle('pip', plan.layout === 'pair' && id === 'self');
+    tile.node.classList.toggle('in-strip', plan.layout === 'stage' && plan.stage !== id);
+    const wanted = id === 'self' ? 'high' : (plan.wanted[id] ?? 'low');
+    tile.node.classList.toggle('no-video', wanted === 'off');
+    if (id !== 'self' && tile.wanted !== wanted) {
+      tile.wanted = wanted;
+      c.mesh.setWanted?.(id, wanted);
+    }
+  });
+  if (plan.layout === 'grid') {
+    const box = container.getBoundingClientRect();
+    const { cols, tileW, tileH } = gridFor(plan.order.length, box.width - 16, box.height - 16, narrow ? 4 / 3 : 16 / 9);
+    container.style.setProperty('--cols', String(cols));
+    container.style.setProperty('--tile-w', `${Math.max(120, tileW)}px`);
+    container.style.setProperty('--tile-h', `${Math.max(90, tileH)}px`);
+  }
+  const view = document.getElementById('view-toggle');
+  if (view) view.hidden = remotes.length < 2;
+  // "More" only when it holds something on this screen (a 1:1 waiting-list call on a desktop may have nothing in it).
+  const menu = document.getElementById('more-menu');
+  const more = document.getElementById('more');
+  if (menu && more) more.hidden = ![...menu.children].some((item) => !item.hidden && getComputedStyle(item).display !== 'none');
+}

@@ -1,0 +1,72 @@
+// @module public/js/lib/peer-stats — what getStats says of one peer
+// connection, for the quality bars and the uplink: round trip, loss and
+// bitrate in each direction, the room the sender has; and the loudness of
+// what arrives, for the ring around whoever speaks. Used by the mesh (one
+// connection per person); an SFU client reports the same shape.
+
+/**
+ * Figures since the last call for the same `memory` object: `{ rtt,
+ * loss, inKbps, lossOut, availableOut, outKbps }` (seconds, fractions,
+ * kbit/s, bit/s); a figure the browser does not give is undefined.
+ */
+export async function connectionFigures(pc, memory) {
+  const report = await pc.getStats();
+  let rtt;
+  let availableOut;
+  let received = 0;
+  let lost = 0;
+  let bytesIn = 0;
+  let bytesOut = 0;
+  let lossOut;
+  let at = 0;
+  report.forEach((s) => {
+    if (s.type === 'candidate-pair' && (s.nominated || s.selected) && s.state === 'succeeded') {
+      if (typeof s.currentRoundTripTime === 'number') rtt = s.currentRoundTripTime;
+      if (typeof s.availableOutgoingBitrate === 'number') availableOut = s.availableOutgoingBitrate;
+    } else if (s.type === 'inbound-rtp') {
+      received += s.packetsReceived || 0;
+      lost += Math.max(0, s.packetsLost || 0);
+      bytesIn += s.bytesReceived || 0;
+      at = Math.max(at, s.timestamp || 0);
+    } else if (s.type === 'outbound-rtp') {
+      bytesOut += s.bytesSent || 0;
+    } else if (s.type === 'remote-inbound-rtp') {
+      if (typeof s.fractionLost === 'number') lossOut = Math.max(lossOut ?? 0, s.fractionLost);
+      if (rtt === undefined && typeof s.roundTripTime === 'number') rtt = s.roundTripTime;
+    }
+  });
+  const previous = memory.last;
+  memory.last = { received, lost, bytesIn, bytesOut, at: at || performance.now() };
+  if (!previous) return { rtt, availableOut, lossOut };
+  const seconds = Math.max(0.001, ((at || performance.now()) - previous.at) / 1000);
+  const newPackets = received - previous.received + (lost - previous.lost);
+  return {
+    rtt,
+    availableOut,
+    lossOut,
+    loss: newPackets > 0 ? (lost - previous.lost) / newPackets : 0,
+    inKbps: ((bytesIn - previous.bytesIn) * 8) / 1000 / seconds,
+    outKbps: ((bytesOut - previous.bytesOut) * 8) / 1000 / seconds,
+  };
+}
+
+/** How loud the audio arriving on `pc` is now (0 to 1), from its receivers' sources. */
+export function arrivingLevel(pc) {
+  let level = 0;
+  for (const receiver of pc.getReceivers()) {
+    if (receiver.track?.kind !== 'audio' || typeof receiver.getSynchronizationSources !== 'function') continue;
+    for (const source of receiver.getSynchronizationSources()) level = Math.max(level, source.audioLevel ?? 0);
+  }
+  return level;
+}
+
+/** Caps what a video sender sends (`maxBitrate`, `scaleResolutionDownBy`, `maxFramerate`); needs a negotiated sender. */
+export async function capVideoSender(sender, profile) {
+  const parameters = sender.getParameters();
+  if (!parameters.encodings?.length) return false;
+  const encoding = parameters.encodings[0];
+  if (encoding.maxBitrate === profile.maxBitrate && encoding.scaleResolutionDownBy === profile.scaleResolutionDownBy && encoding.maxFramerate === profile.maxFramerate) return true;
+  Object.assign(encoding, profile);
+  await sender.setParameters(parameters);
+  return true;
+}

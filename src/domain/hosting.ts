@@ -1,0 +1,147 @@
+/**
+ * @module domain/hosting
+ * The host (see `isHost` in policies.ts) runs the call:
+ * ends it for everyone, removes a participant, asks one to mute, locks and
+ * unlocks it, and lets in or turns away those who knock. Each command
+ * checks the host on the server, writes its state to the database (so
+ * every instance agrees) and raises an event (the realtime side fans it out
+ * over the bus; webhooks may report it).
+ *
+ * Who enters directly and who knocks (`admissionOf`):
+ * - the host always enters; the owner's first entry ends the default
+ *   lock of a consultation (`until_owner` becomes `open`, see joining.ts);
+ * - a participant removed from this meeting knocks, whatever the lock:
+ *   they come back only if the host lets them in again;
+ * - anyone else knocks while the meeting is `locked` or `until_owner`.
+ * A knock is decided one by one: unlocking changes what happens to new
+ * arrivals, and those already knocking are still let in or turned away.
+ */
+import type { Actor } from './actors.ts';
+import { raise, transact, type DomainContext } from './context.ts';
+import { NotFoundError, ValidationError } from './errors.ts';
+import { liveClock, meetingState, type LiveContext } from './lifecycle.ts';
+import { endMeeting } from './meetings.ts';
+import { authorizeHost, isHost } from './policies.ts';
+import type { Knock } from './ports/hosting-store.ts';
+import type { Participant, PlaceRef } from './presence.ts';
+import type { Meeting } from './types.ts';
+import { hangUp } from './waiting/calls.ts';
+
+export type Admission = { kind: 'enter'; host: boolean } | { kind: 'knock'; wasRemoved: boolean };
+
+/** Whether someone arriving at an open meeting enters or knocks. */
+export async function admissionOf(ctx: DomainContext, meeting: Meeting, who: { actor: Actor | null; guestKey: string | null }): Promise<Admission> {
+  if (isHost(who.actor, meeting)) return { kind: 'enter', host: true };
+  if (who.guestKey && (await ctx.store.isRemoved(meeting.id, who.guestKey))) return { kind: 'knock', wasRemoved: true };
+  if (meeting.lock !== 'open') return { kind: 'knock', wasRemoved: false };
+  return { kind: 'enter', host: false };
+}
+
+/** The knocker went away, or was let in and entered: the knock is forgotten. */
+export async function withdrawKnock(ctx: DomainContext, knockId: string): Promise<void> {
+  await transact(ctx, async (tx) => {
+    const gone = await tx.store.deleteKnock(knockId);
+    if (!gone || gone.state !== 'knocking') return;
+    const organizationId = await tx.store.live.findPlaceOrganization({ kind: 'meeting', id: gone.meetingId });
+    if (organizationId) raise(tx, { type: 'meeting.knock.withdrawn', organizationId, meetingId: gone.meetingId, knockId, at: tx.now() });
+  });
+}
+
+/** Those knocking at a meeting now (on live instances), oldest first. Only for its host. */
+export async function knocksOf(ctx: LiveContext, actor: Actor | null, meetingId: string): Promise<Knock[]> {
+  const meeting = await hostedMeeting(ctx, actor, meetingId);
+  return ctx.store.listKnocks(meeting.id, liveClock(ctx).staleBefore);
+}
+
+/** Lets a knocker in (raising `participant.admitted`); a removed participant let in is no longer removed. */
+export async function letIn(ctx: DomainContext, actor: Actor | null, meetingId: string, knockId: string): Promise<Knock> {
+  return decide(ctx, actor, meetingId, knockId, 'admitted');
+}
+
+/** Turns a knocker away (raising `participant.turned_away`). */
+export async function turnAway(ctx: DomainContext, actor: Actor | null, meetingId: string, knockId: string): Promise<Knock> {
+  return decide(ctx, actor, meetingId, knockId, 'turned_away');
+}
+
+async function decide(ctx: DomainContext, actor: Actor | null, meetingId: string, knockId: string, state: 'admitted' | 'turned_away'): Promise<Knock> {
+  const meeting = await hostedMeeting(ctx, actor, meetingId);
+  const host = actor as Extract<Actor, { kind: 'member' }>;
+  return transact(ctx, async (tx) => {
+    const at = tx.now();
+    const decided = await tx.store.decideKnock(meeting.id, knockId, state, at);
+    if (!decided) throw new NotFoundError('knock', 'Nobody with this id is knocking (any more).');
+    if (state === 'admitted' && decided.guestKey) await tx.store.deleteRemoval(meeting.id, decided.guestKey);
+    const event = { organizationId: meeting.organizationId, meetingId: meeting.id, knockId, displayName: decided.displayName, byUserId: host.user.id, at };
+    raise(tx, state === 'admitted' ? { type: 'participant.admitted', ...event } : { type: 'participant.turned_away', ...event });
+    return decided;
+  });
+}
+
+/** Locks (arrivals knock) or unlocks the meeting, raising `meeting.locked` or `meeting.unlocked` when it changed. */
+export async function setLocked(ctx: DomainContext, actor: Actor | null, meetingId: string, locked: boolean): Promise<boolean> {
+  const meeting = await hostedMeeting(ctx, actor, meetingId);
+  const host = actor as Extract<Actor, { kind: 'member' }>;
+  return transact(ctx, async (tx) => {
+    const changed = await tx.store.setMeetingLock(meeting.id, locked ? 'locked' : 'open');
+    const event = { organizationId: meeting.organizationId, meetingId: meeting.id, byUserId: host.user.id, at: tx.now() };
+    if (changed) raise(tx, locked ? { type: 'meeting.locked', ...event } : { type: 'meeting.unlocked', ...event });
+    return changed;
+  });
+}
+
+/**
+ * Removes a participant (raising `participant.removed` and
+ * `participant.left`): they leave at once and, recognised by their member
+ * id or their browser, knock if they come back during this meeting.
+ */
+export async function removeParticipant(ctx: LiveContext, actor: Actor | null, meetingId: string, participantId: string): Promise<Participant> {
+  const meeting = await hostedMeeting(ctx, actor, meetingId);
+  const host = actor as Extract<Actor, { kind: 'member' }>;
+  const target = await presentIn(ctx, meeting, participantId);
+  if (target.host) throw ValidationError.field('participantId', 'The host cannot be removed.');
+  const clock = liveClock(ctx);
+  await transact(ctx, async (tx) => {
+    if (target.guestKey) await tx.store.insertRemoval(meeting.id, target.guestKey, clock.at);
+    const place = await tx.store.live.leave(target.id, clock);
+    if (!place) throw new NotFoundError('participant', 'This participant has already left.');
+    const base = { organizationId: meeting.organizationId, at: clock.at };
+    raise(tx, { type: 'participant.removed', ...base, meetingId: meeting.id, participantId: target.id, displayName: target.displayName, byUserId: host.user.id });
+    raise(tx, { type: 'participant.left', ...base, place, participantId: target.id });
+  });
+  return target;
+}
+
+/** Asks a participant to mute (raising `participant.mute_requested`); only they can switch their microphone. */
+export async function askToMute(ctx: LiveContext, actor: Actor | null, meetingId: string, participantId: string): Promise<void> {
+  const meeting = await hostedMeeting(ctx, actor, meetingId);
+  const host = actor as Extract<Actor, { kind: 'member' }>;
+  const target = await presentIn(ctx, meeting, participantId);
+  await transact(ctx, async (tx) => {
+    raise(tx, { type: 'participant.mute_requested', organizationId: meeting.organizationId, meetingId: meeting.id, participantId: target.id, byUserId: host.user.id, at: tx.now() });
+  });
+}
+
+/** Ends the meeting for everyone now, as a v3 DELETE ends it (`ended`, then its page answers 410); it stays readable through the API as closed. */
+export async function endForEveryone(ctx: DomainContext, actor: Actor | null, meetingId: string): Promise<void> {
+  await hostedMeeting(ctx, actor, meetingId);
+  const host = actor as Extract<Actor, { kind: 'member' }>;
+  // A waiting-list call ends as a hang-up: the client is served, the member free again.
+  if (await hangUp(ctx, meetingId)) return;
+  const ended = await endMeeting(ctx, meetingId, host.user.id);
+  if (!ended) throw new NotFoundError('meeting', 'This meeting has already ended.');
+}
+
+/** The open meeting `meetingId`, if `actor` hosts it; otherwise ForbiddenError (NotFoundError when there is none open). */
+async function hostedMeeting(ctx: DomainContext, actor: Actor | null, meetingId: string): Promise<Meeting> {
+  const meeting = await ctx.store.live.findMeetingRecord({ id: meetingId });
+  if (!meeting || meetingState(meeting, ctx.now()) !== 'open') throw new NotFoundError('meeting');
+  authorizeHost(actor, meeting);
+  return meeting;
+}
+
+async function presentIn(ctx: LiveContext, meeting: Meeting, participantId: string): Promise<Participant> {
+  const place: PlaceRef = { kind: 'meeting', id: meeting.id };
+  const target = (await ctx.store.live.listPresent(place, liveClock(ctx).staleBefore)).find((p) => p.id === participantId);
+  if (!target) throw new NotFoundError('participant', 'There is no such participant in this meeting.');
+  return target;
+}

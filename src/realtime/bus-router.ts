@@ -1,0 +1,38 @@
+/**
+ * @module realtime/bus-router
+ * Delivers what arrives on the bus (from this instance or another) to the
+ * part of this instance it concerns: a presence change to the held
+ * participant lists, a relayed offer or candidate to its participant, a
+ * place's end to everyone of it here, a host's decision to the members
+ * of its meeting, a changed waiting list to its followers. What is not
+ * for anyone here is dropped.
+ */
+import { deliverHostDecision, isHostMessage } from './host-delivery.ts';
+import type { BusMessage } from './bus.ts';
+import type { RealtimeServices } from './session.ts';
+
+export function routeBusMessage(services: RealtimeServices, message: BusMessage): void {
+  const { registry, participantLists, lines, ctx, log } = services;
+  switch (message.t) {
+    case 'presence':
+      participantLists.apply(message.place, message.change);
+      return;
+    case 'line':
+      lines.changed(message.organizationId, message.spaceId);
+      return;
+    case 'signal': {
+      const target = registry.member(message.place, message.to);
+      if (target?.role === 'participant') target.send(message.message);
+      return;
+    }
+    case 'ended':
+      registry.end(message.place, message.reason, message.byHost === true);
+      return;
+  }
+  if (!isHostMessage(message)) return;
+  const members = registry.members(message.place);
+  if (members.length === 0) return;
+  void services.track(
+    deliverHostDecision(ctx, message, members).catch((error: unknown) => log.error({ err: error }, 'realtime: could not deliver a host decision')),
+  );
+}

@@ -1,0 +1,101 @@
+/**
+ * @module realtime/session
+ * The seams of a signalling connection, as interfaces (so that no module
+ * imports one that imports it back):
+ * - a `Session` is what a connection is for, decided by its first message:
+ *   a meeting participant, a knocker, a waiting client, a member's
+ *   console. Each role has its own handler table and its own close
+ *   behaviour; a new role is a new session type (see sessions/), never a
+ *   new branch in the connection.
+ * - a `SessionHost` is the connection as its session sees it: transport,
+ *   ordered queue, who opened it.
+ * - `RealtimeServices` is what every session and handler may use of the
+ *   instance: the live domain context, the bus, the registry of places,
+ *   the participant lists held here, the waiting lines.
+ */
+import type { Actor } from '../domain/actors.ts';
+import type { LiveContext } from '../domain/lifecycle.ts';
+import type { MediaState, PlaceRef } from '../domain/presence.ts';
+import type { BusMessage } from './bus.ts';
+import type { Lines, Watched } from './lines.ts';
+import type { ClientMessage, ServerMessage } from './protocol.ts';
+import type { Registry } from './registry.ts';
+import type { ParticipantLists } from './participant-lists.ts';
+
+export type { Watched };
+
+export interface RealtimeLogger {
+  warn(object: object, message: string): void;
+  error(object: object, message: string): void;
+}
+
+export interface RealtimeServices {
+  readonly ctx: LiveContext;
+  readonly log: RealtimeLogger;
+  /** Delivers to this instance and to every other one. */
+  publish(message: BusMessage): void;
+  /** Keeps `promise` in the set the instance waits for when it stops. */
+  track<T>(promise: Promise<T>): Promise<T>;
+  readonly registry: Registry;
+  readonly participantLists: ParticipantLists;
+  readonly lines: Lines;
+}
+
+/** The connection, as its session (and the first message's handler) sees it. */
+export interface SessionHost {
+  readonly id: string;
+  readonly services: RealtimeServices;
+  /** The signed-in member whose browser opened it (its session cookie, same site only), if any. */
+  readonly member: Actor | null;
+  /** Who this is across reconnects: the member, or the browser's participant cookie (hashed); null when unknown. */
+  readonly guestKey: string | null;
+  /** The transport closed; whatever a step still does, its session's close undoes after it. */
+  readonly gone: boolean;
+  send(message: ServerMessage): void;
+  /** Tells the client why (an `error` message), then closes with `code`. */
+  refuse(code: number, errorCode: string, message: string): void;
+  close(code: number, reason: string): void;
+  /** Runs `step` after every message (and step) before it. */
+  enqueue(step: () => Promise<void>): void;
+  /** From now on the connection is `session`'s: its messages, its close. */
+  become(session: Session): void;
+}
+
+export type SessionRole = 'participant' | 'knocker' | 'waiting' | 'console';
+
+export type MessageOf<T extends ClientMessage['type']> = Extract<ClientMessage, { type: T }>;
+export type Handler<S, T extends ClientMessage['type']> = (session: S, message: MessageOf<T>) => Promise<void> | void;
+/** The messages a role takes; any other (but `ping`) is refused with `wrong_state`. */
+export type HandlerTable<S> = { readonly [T in ClientMessage['type']]?: Handler<S, T> };
+
+export interface Session {
+  readonly role: SessionRole;
+  /** Its own role's table (typed for that role; the connection passes the session itself). */
+  readonly handlers: HandlerTable<never>;
+  /** The transport closed: undo what the role holds. Runs after every message in flight. */
+  closed(): Promise<void>;
+}
+
+/** A participant's session, as its message handlers use it. */
+export interface ParticipantRole {
+  readonly connection: SessionHost;
+  readonly place: PlaceRef;
+  /** In a meeting as its host. */
+  readonly host: boolean;
+  /** Records the newest media state; written and announced at a bounded rate. */
+  announceMedia(media: MediaState): void;
+}
+
+/** A waiting client's session, as its message handlers use it. */
+export interface WaitingRole {
+  readonly connection: SessionHost;
+  readonly entryId: string;
+}
+
+/** A member's console, as its message handlers use it. */
+export interface ConsoleRole {
+  readonly connection: SessionHost;
+  /** The member acting (a console exists only with a member's session). */
+  readonly actor: Actor;
+  readonly watched: Watched;
+}

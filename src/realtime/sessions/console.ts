@@ -1,0 +1,50 @@
+/**
+ * @module realtime/sessions/console
+ * A member's console of a board or queue they are on: they follow its
+ * line on this instance, accept, decline, take the next client and set
+ * their own status. Closing closes the console: with none left open and a
+ * client in a call, the member's grace period starts.
+ */
+import type { Actor } from '../../domain/actors.ts';
+import { closeConsole } from '../../domain/waiting/consoles.ts';
+import { handleAccept, handleDecline, handleStatus, handleTakeNext } from '../handlers/console.ts';
+import type { Watched } from '../lines.ts';
+import type { ConsoleRole, HandlerTable, SessionHost } from '../session.ts';
+import { FollowingSession } from './following.ts';
+
+const HANDLERS: HandlerTable<ConsoleSession> = {
+  accept: handleAccept,
+  decline: handleDecline,
+  take_next: handleTakeNext,
+  status: handleStatus,
+};
+
+type Member = Extract<Actor, { kind: 'member' }>;
+
+export class ConsoleSession extends FollowingSession implements ConsoleRole {
+  readonly role = 'console';
+  readonly handlers = HANDLERS;
+
+  private constructor(
+    connection: SessionHost,
+    readonly actor: Member,
+    watched: Watched,
+  ) {
+    super(connection, watched);
+  }
+
+  /** The member's console is open: the connection becomes it and follows the line. */
+  static open(connection: SessionHost, actor: Member, watched: Watched): ConsoleSession {
+    const session = new ConsoleSession(connection, actor, watched);
+    session.start();
+    return session;
+  }
+
+  get userId(): string {
+    return this.actor.user.id;
+  }
+
+  protected async away(): Promise<void> {
+    await closeConsole(this.connection.services.ctx, this.connection.id);
+  }
+}
