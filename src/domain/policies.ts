@@ -9,6 +9,7 @@
  * | read the organization        | yes     | yes  | yes   | yes      |
  * | meetings, rooms, boards, queues | yes  | yes  | yes   | yes      |
  * | serve a board or queue's clients | no   | yes* | yes*  | no       |
+ * | serve them for a member (API) | yes     | no   | no    | yes      |
  * | who served whom (the audit)  | no      | no   | yes   | yes      |
  * | API keys                     | no      | no   | yes   | yes      |
  * | webhook endpoints            | yes     | no   | yes   | yes      |
@@ -38,6 +39,7 @@ export type Action =
   | 'room.manage'
   | 'space.manage'
   | 'space.serve'
+  | 'space.dispatch'
   | 'space.audit'
   | 'apiKey.manage'
   | 'webhook.manage'
@@ -60,6 +62,8 @@ const RULES: Record<Action, (actor: Actor) => boolean> = {
   'room.manage': (actor) => EVERYONE.has(actor.kind),
   'space.manage': (actor) => EVERYONE.has(actor.kind),
   'space.serve': (actor) => actor.kind === 'member',
+  // The organization's server accepts, declines and takes the next client on behalf of a space member.
+  'space.dispatch': (actor) => actor.kind === 'api_key' || actor.kind === 'operator',
   'space.audit': isAdmin,
   'apiKey.manage': isAdmin,
   // The API manages endpoints as it manages meetings (the organization's servers are the receivers).

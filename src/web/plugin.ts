@@ -43,6 +43,7 @@ import { pageStrings, pickLang, type Lang } from './strings.ts';
 import { dashboardPlugin } from './dashboard/plugin.ts';
 import { DASHBOARD, SESSION_COOKIE } from './dashboard/session.ts';
 import { currentMember } from '../domain/sign-in.ts';
+import { memberOfPass } from '../domain/member-pass.ts';
 import { registerViews } from './views.ts';
 import { browserKeyOf, ensureParticipantCookie } from './participant-cookie.ts';
 import { isHost } from '../domain/policies.ts';
@@ -160,7 +161,9 @@ export async function webPlugin(app: FastifyInstance, opts: WebPluginOptions): P
     if (!found) return plain(request, reply, 404, 'notFound');
     if (found.state !== 'open') return plain(request, reply, 410, 'gone', found.meeting.organizationId);
     // The pre-join screen already says "you are the host"; the server decides again at join.
-    const member = (await currentMember(ctx, request.cookies[SESSION_COOKIE]))?.actor ?? null;
+    const pass = (request.query as Record<string, unknown>).pass;
+    const member =
+      (await currentMember(ctx, request.cookies[SESSION_COOKIE]))?.actor ?? (typeof pass === 'string' ? await memberOfPass(ctx, pass, found.meeting.id) : null);
     return shell(request, reply, found.meeting.organizationId, { meetingId: found.meeting.id }, null, undefined, {
       host: isHost(member, found.meeting),
       consultation: found.meeting.type === 'CONSULTATION',
