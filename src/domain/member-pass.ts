@@ -37,8 +37,8 @@ export async function memberOfPass(ctx: DomainContext, pass: string | null | und
   const [, userId, expiresText, given] = match as unknown as [string, string, string, string];
   const expires = Number(expiresText);
   if (expires * 1000 <= ctx.now().getTime()) return null;
-  const expected = Buffer.from(mac(ctx, meetingId.toLowerCase(), userId, expires));
-  if (!timingSafeEqual(expected, Buffer.from(given.padEnd(expected.length).slice(0, expected.length)))) return null;
+  // Both are 43 base64url characters (the shape says so of the one given).
+  if (!timingSafeEqual(Buffer.from(mac(ctx, meetingId.toLowerCase(), userId, expires)), Buffer.from(given))) return null;
   const meeting = await ctx.store.live.findMeetingRecord({ id: meetingId.toLowerCase() });
   const user = meeting && (await ctx.store.findUser(meeting.organizationId, userId));
   const organization = user && (await ctx.store.findOrganization(user.organizationId));
