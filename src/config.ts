@@ -2,8 +2,10 @@
  * @module config
  * Every setting Foyer reads, from the environment, validated once at start.
  * Nothing else in the code reads `process.env`, so this file is the complete
- * list of knobs (the README's configuration table mirrors it).
+ * list of knobs (the README's configuration table mirrors it). The SFU's
+ * settings are parsed in config-sfu.ts.
  */
+import { SfuConfigError, sfuConfig, type SfuConfig } from './config-sfu.ts';
 
 export interface Config {
   port: number;
@@ -80,6 +82,8 @@ export interface Config {
   webhookPollMs: number;
   /** How long finished deliveries stay in the delivery log. */
   webhookLogDays: number;
+  /** The SFU (Janus) behind meetings of several people, or none (see config-sfu.ts). */
+  sfu: SfuConfig;
 }
 
 export interface MailConfig {
@@ -118,6 +122,17 @@ export interface IceConfig {
 
 export class ConfigError extends Error {
   override name = 'ConfigError';
+}
+
+export type { SfuConfig };
+
+function sfu(env: Env): SfuConfig {
+  try {
+    return sfuConfig(env);
+  } catch (error) {
+    if (error instanceof SfuConfigError) throw new ConfigError(error.message);
+    throw error;
+  }
 }
 
 type Env = Record<string, string | undefined>;
@@ -320,5 +335,6 @@ export function loadConfig(env: Env = process.env): Config {
     webhookDisableAfterMs: integer(env, 'WEBHOOK_DISABLE_AFTER_HOURS', 72, 1, 30 * 24) * 3600_000,
     webhookPollMs: integer(env, 'WEBHOOK_POLL_MS', 1000, 50, 60_000),
     webhookLogDays: integer(env, 'WEBHOOK_LOG_DAYS', 30, 1, 3650),
+    sfu: sfu(env),
   };
 }

@@ -18,6 +18,7 @@ import type { StoreConnection } from './domain/ports/store.ts';
 import { createLimits } from './limits/limits.ts';
 import { createLogger } from './logger.ts';
 import { createServer } from './server.ts';
+import { describeSfu } from './sfu/mode.ts';
 import { openStore } from './store/open.ts';
 
 function fail(message: string): never {
@@ -53,6 +54,8 @@ if (applied.length === 0) console.log('Database schema is up to date.');
 if (!config.secretPepperSet) {
   console.warn('foyer: API_SECRET_PEPPER is not set; the built-in value is public. Set a long random value in production (docs/deployment.md).');
 }
+
+console.log(describeSfu(config.sfu));
 
 const logger = createLogger(config);
 const limits = await createLimits({ config, store, warn: (message) => logger.warn(message) });

@@ -2,7 +2,8 @@
  * @module server
  * Wires one Foyer server from its parts: the domain context over an open
  * store, the key lookup cache (kept fresh by domain events), the realtime
- * side and its bus, the webhook worker, request limits when given, and the
+ * side and its bus, the webhook worker, the SFU pool (a Janus of its own or
+ * servers elsewhere, when configured), request limits when given, and the
  * HTTP application.
  * `npm start` (main.ts) and the tests build servers only through here, so
  * what the tests run is what production runs.
@@ -20,6 +21,8 @@ import { LookupCache } from './limits/lookup-cache.ts';
 import { createSmtpMailer } from './mail/smtp-mailer.ts';
 import { createRealtime, type Realtime, type RealtimeTuning } from './realtime/realtime.ts';
 import { createWebhookWorker, type WebhookWorker, type WebhookWorkerOptions } from './webhooks/worker.ts';
+import type { JanusServerTuning } from './sfu/janus-server.ts';
+import { SfuPool } from './sfu/pool.ts';
 
 export interface ServerParts {
   config: Config;
@@ -34,6 +37,8 @@ export interface ServerParts {
   realtime?: RealtimeTuning;
   /** Webhook worker settings beyond the configuration (tests). */
   webhooks?: Partial<WebhookWorkerOptions>;
+  /** SFU settings beyond the configuration (tests: faster health checks, ICE on loopback). */
+  sfu?: { tuning?: Partial<JanusServerTuning>; iceInterfaces?: string };
 }
 
 export interface FoyerServer {
@@ -44,6 +49,8 @@ export interface FoyerServer {
   /** Present when METRICS_TOKEN is set. */
   metrics: Metrics | undefined;
   webhooks: WebhookWorker;
+  /** The Janus servers behind meetings of several people; absent when meetings stay peer-to-peer. */
+  sfu: SfuPool | undefined;
 }
 
 export async function createServer(parts: ServerParts): Promise<FoyerServer> {
@@ -59,6 +66,7 @@ export async function createServer(parts: ServerParts): Promise<FoyerServer> {
   const lookups = new LookupCache(store, config.apiKeyCacheSeconds * 1000);
   lookups.listen(ctx.events);
   const realtime = createRealtime(ctx, config, logger, parts.realtime);
+  const sfu = createSfu(parts, ctx);
   // Only when someone may scrape them: the process-wide figures (event loop lag) cost a timer each.
   const metrics = config.metricsToken
     ? new Metrics({
@@ -67,6 +75,7 @@ export async function createServer(parts: ServerParts): Promise<FoyerServer> {
         connections: () => realtime.size,
         redisUp: config.redisUrl ? () => realtime.busUp() ?? false : undefined,
         sweeps: () => ({ runs: realtime.sweeps }),
+        sfu,
       })
     : undefined;
   const webhooks = createWebhookWorker(ctx, config, logger, parts.webhooks);
@@ -75,12 +84,34 @@ export async function createServer(parts: ServerParts): Promise<FoyerServer> {
     ctx,
     database: store,
     realtime,
-    background: [webhooks],
+    background: sfu ? [webhooks, sfu] : [webhooks],
     logger,
     lookups,
     authGuard: parts.limits ? limitsGuard(parts.limits, lookups, config.secretPepper) : undefined,
-    health: { limits: parts.limits, isShuttingDown: parts.isShuttingDown },
+    health: {
+      limits: parts.limits,
+      isShuttingDown: parts.isShuttingDown,
+      sfu: sfu && (() => ({ status: sfu.health(), up: sfu.status().filter((s) => s.up).length, total: sfu.servers.length })),
+    },
     metrics,
   });
-  return { app, ctx, realtime, lookups, metrics, webhooks };
+  return { app, ctx, realtime, lookups, metrics, webhooks, sfu };
+}
+
+/** The SFU pool of JANUS_BIN or JANUS_URLS, started and stopped with the server; none without either. */
+function createSfu(parts: ServerParts, ctx: FoyerContext): SfuPool | undefined {
+  const { config } = parts;
+  if (config.sfu.janus.kind === 'none') return undefined;
+  const logger = parts.logger.child({ component: 'sfu' });
+  return new SfuPool({
+    sfu: config.sfu,
+    iceUrls: config.ice.urls,
+    store: parts.store,
+    events: ctx.events,
+    log: { info: (m) => logger.info(m), warn: (m) => logger.warn(m), error: (m) => logger.error(m) },
+    now: parts.now,
+    instanceTtlMs: parts.realtime?.instanceTtlMs,
+    tuning: parts.sfu?.tuning,
+    iceInterfaces: parts.sfu?.iceInterfaces,
+  });
 }

@@ -8,8 +8,12 @@
  * instance restarted. Readiness pings the database and, when configured,
  * Redis, each with a short timeout. Only the database decides readiness:
  * Foyer fails open when Redis is away (src/limits/redis-limiter.ts), so
- * Redis is reported, not required. While shutting down, readiness answers
- * 503 so load balancers drain the instance first (docs/deployment.md).
+ * Redis is reported, not required. The SFU pool, when there is one, is
+ * reported too: `degraded` (still 200) while some Janus server does not
+ * answer, and while none does: meetings then stay peer-to-peer, which still
+ * serves them, and every instance shares the pool, so taking instances out
+ * of a load balancer would help nobody. While shutting down, readiness
+ * answers 503 so load balancers drain the instance first (docs/deployment.md).
  */
 import type { Limits } from '../limits/limits.ts';
 import type { StoreConnection } from '../domain/ports/store.ts';
@@ -24,6 +28,15 @@ export interface HealthOptions {
   limits?: Limits;
   /** True once shutdown has begun. */
   isShuttingDown?: () => boolean;
+  /** The SFU pool's state, when one is configured. */
+  sfu?: () => SfuReadiness;
+}
+
+export interface SfuReadiness {
+  status: 'ok' | 'degraded' | 'down';
+  /** Janus servers answering, of `total`. */
+  up: number;
+  total: number;
 }
 
 type Check = 'ok' | 'unavailable';
@@ -52,7 +65,8 @@ export function installHealthRoutes(app: AnyFastify, connection: Pick<StoreConne
       check(() => connection.ping()),
       limiter?.kind === 'redis' ? check(() => limiter.ping()) : Promise.resolve('not configured' as const),
     ]);
-    const checks = { database, redis, redisFailures: options.limits?.redisFailures() ?? 0 };
+    const sfu = options.sfu?.();
+    const checks = { database, redis, redisFailures: options.limits?.redisFailures() ?? 0, ...(sfu ? { sfu } : {}) };
     const unavailable = (detail: string) =>
       // RFC 9457 allows extension members: the checks say what is missing.
       sendProblem(reply, { type: 'about:blank', title: 'Service Unavailable', status: 503, detail, ...checks } as Problem);
@@ -62,6 +76,10 @@ export function installHealthRoutes(app: AnyFastify, connection: Pick<StoreConne
       return unavailable('The database does not answer.');
     }
     if (redis === 'unavailable') request.log.warn('readiness check: Redis does not answer; limits are per instance (fail open)');
+    if (sfu && sfu.status !== 'ok') {
+      request.log.warn(`readiness check: ${sfu.up} of ${sfu.total} Janus servers answer`);
+      return { status: 'degraded', ...checks };
+    }
     return { status: 'ready', ...checks };
   });
 }

@@ -20,6 +20,11 @@ export interface MetricsSources {
   redisUp?: () => boolean;
   /** Lifecycle sweeps run by this instance. */
   sweeps?(): { runs: number };
+  /** The SFU pool, when one is configured. */
+  sfu?: {
+    status(): Array<{ label: string; up: boolean }>;
+    loads(): Promise<Array<{ server: string; rooms: number; participants: number }>>;
+  };
 }
 
 /** Scraped more often than this, the count of open meetings (a database query) is reused. */
@@ -31,6 +36,8 @@ export class Metrics {
   private readonly duration: Histogram<'method' | 'route'>;
   private readonly refusals: Counter<'kind'>;
   private openMeetings: { value: number; at: number } | undefined;
+  /** The SFU's rooms and participants: one database query, shared by the gauges collecting while it runs. */
+  private sfuLoads: Promise<Array<{ server: string; rooms: number; participants: number }>> | undefined;
 
   constructor(private readonly sources: MetricsSources) {
     const registers = [this.registry];
@@ -99,6 +106,33 @@ export class Metrics {
         },
       });
     }
+    const sfu = sources.sfu;
+    if (sfu) {
+      new Gauge({
+        name: 'foyer_sfu_servers_up',
+        help: '1 while a Janus server of the SFU pool answers this instance, 0 while it does not, per server (present only with an SFU).',
+        labelNames: ['server'],
+        registers,
+        collect() {
+          for (const s of sfu.status()) this.set({ server: s.label }, s.up ? 1 : 0);
+        },
+      });
+      const perServer = (name: string, help: string, pick: 'rooms' | 'participants') =>
+        new Gauge({
+          name,
+          help,
+          labelNames: ['server'],
+          registers,
+          async collect() {
+            this.reset();
+            const loads = await self.loadsOfSfu(sfu);
+            for (const s of sfu.status()) this.set({ server: s.label }, 0);
+            for (const l of loads) this.set({ server: l.server }, l[pick]);
+          },
+        });
+      perServer('foyer_sfu_rooms', 'Places (meetings and room sessions) placed on each Janus server (one VideoRoom room each), from the database: the same on every instance.', 'rooms');
+      perServer('foyer_sfu_participants', 'Participants present in the places placed on each Janus server, from the database: the same on every instance.', 'participants');
+    }
     new Gauge({
       name: 'foyer_database_pool_connections',
       help: 'PostgreSQL pool connections by state (total, idle, waiting for one); absent on SQLite.',
@@ -120,6 +154,13 @@ export class Metrics {
 
   refused(kind: string): void {
     this.refusals.inc({ kind });
+  }
+
+  private loadsOfSfu(sfu: NonNullable<MetricsSources['sfu']>) {
+    this.sfuLoads ??= sfu.loads().finally(() => {
+      this.sfuLoads = undefined;
+    });
+    return this.sfuLoads;
   }
 
   private async countOpenMeetings(): Promise<number> {

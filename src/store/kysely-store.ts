@@ -18,6 +18,7 @@ import { memberQueries } from './queries/members.ts';
 import { organizationChangeQueries } from './queries/organization-changes.ts';
 import { organizationQueries } from './queries/organizations.ts';
 import { placeRecordQueries } from './queries/place-records.ts';
+import { placementQueries } from './queries/placements.ts';
 import { presenceQueries } from './queries/presence.ts';
 import { roomQueries } from './queries/rooms.ts';
 import { spaceQueries } from './queries/spaces.ts';
@@ -46,6 +47,7 @@ const STORE_METHODS: Omit<Store, 'live'> & ThisType<Internals> = {
   ...hostingQueries,
   ...webhookQueries,
   ...organizationChangeQueries,
+  ...placementQueries,
   transaction(work) {
     if (this.db.isTransaction) return work(this as unknown as Store);
     return translated(this.translate, () =>

@@ -275,11 +275,21 @@ export interface Database {
   meeting_removals: MeetingRemovalsTable;
   webhook_endpoints: WebhookEndpointsTable;
   webhook_deliveries: WebhookDeliveriesTable;
+  sfu_placements: SfuPlacementsTable;
   organization_changes: OrganizationChangesTable;
   allowed_origins: AllowedOriginsTable;
 }
 
-/** Origins allowed to embed an organization's pages, in the order set (migration 017). */
+/** Which Janus server and room a meeting place uses (migration 016). */
+export interface SfuPlacementsTable {
+  place_kind: string;
+  place_id: string;
+  server: string;
+  room: number;
+  placed_at: number;
+}
+
+/** Origins allowed to embed an organization's pages, in the order set (migration 018). */
 export interface AllowedOriginsTable {
   organization_id: string;
   origin: string;
@@ -287,7 +297,7 @@ export interface AllowedOriginsTable {
   created_at: number;
 }
 
-/** Who changed what in an organization (migration 016); `detail` is a JSON object. */
+/** Who changed what in an organization (migration 017); `detail` is a JSON object. */
 export interface OrganizationChangesTable {
   id: string;
   organization_id: string;

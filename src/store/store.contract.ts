@@ -12,6 +12,7 @@ import { organizationsContract } from './contract/organizations.ts';
 import type { OpenedStore } from './contract/fixtures.ts';
 import { listsContract } from './contract/lists.ts';
 import { hostingContract } from './contract/hosting.ts';
+import { placementsContract } from './contract/placements.ts';
 import { placesContract } from './contract/places.ts';
 import { spacesContract } from './contract/spaces.ts';
 import { ssoContract } from './contract/sso.ts';
@@ -46,4 +47,5 @@ export function storeContract(open: () => Promise<OpenedStore>): void {
   hostingContract(env);
   webhooksContract(env);
   organizationChangesContract(env);
+  placementsContract(env);
 }

@@ -53,6 +53,8 @@ for (const storage of await testDatabases()) {
         const origin = await listeningOn(run);
         assert.match(run.output(), /Applied migration 001_initial/);
         assert.match(run.output(), /\(API at http:\/\/meet\.example\.test\/api\)/);
+        // One line names the SFU: this machine's janus when installed (started, and ended on SIGTERM), else none.
+        assert.match(run.output(), /^SFU: (local Janus \(\/.*janus\), media on UDP 20000-20999|none \(no janus command on this machine\)); /m);
         assert.equal((await fetch(`${origin}/health`)).status, 200);
         const anonymous = await fetch(`${origin}/api/v3/organizations`);
         assert.equal(anonymous.status, 401);
@@ -67,6 +69,23 @@ for (const storage of await testDatabases()) {
     });
   });
 }
+
+describe('npm start without an SFU', () => {
+  it('says in one line that meetings stay peer-to-peer', async () => {
+    const db = await freshDatabaseUrl('sqlite');
+    const run = start({ DATABASE_URL: db.url, JANUS_BIN: 'none' });
+    try {
+      await listeningOn(run);
+      assert.match(run.output(), /^SFU: none \(JANUS_BIN=none\); every meeting stays peer-to-peer \(mesh\)/m);
+      run.kill('SIGTERM');
+      assert.equal(await run.exited, 0, run.output());
+    } finally {
+      run.kill('SIGKILL');
+      await run.exited;
+      await db.dispose();
+    }
+  });
+});
 
 describe('npm start with bad settings', () => {
   it('refuses an invalid PORT with a clear message and exit code 1', async () => {

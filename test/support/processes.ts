@@ -35,7 +35,8 @@ export async function startFoyer(env: Record<string, string>, timeoutMs = 30_000
   const port = await freePort();
   const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
     cwd: ROOT,
-    env: { ...process.env, LOG_LEVEL: 'warn', ...env, PORT: String(port), HOST: '127.0.0.1' },
+    // No Janus of its own unless the test asks for one: these processes stand for instances, not SFUs.
+    env: { ...process.env, LOG_LEVEL: 'warn', JANUS_BIN: 'none', ...env, PORT: String(port), HOST: '127.0.0.1' },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';

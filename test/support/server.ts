@@ -16,7 +16,7 @@ import type { ApiKey, Organization, OrganizationType, User } from '../../src/dom
 import { createLimits, type Limits } from '../../src/limits/limits.ts';
 import { createLogger, type LoggerSetting } from '../../src/logger.ts';
 import type { RealtimeTuning } from '../../src/realtime/realtime.ts';
-import { createServer } from '../../src/server.ts';
+import { createServer, type FoyerServer, type ServerParts } from '../../src/server.ts';
 
 export const TEST_PUBLIC_URL = 'http://meet.foyer.test';
 
@@ -31,13 +31,15 @@ export interface TestServer {
   app: FastifyInstance;
   /** The request limits and usage counter, when started with `limits: true`. */
   limits?: Limits;
+  /** The SFU pool, when the configuration names one. */
+  sfu: FoyerServer['sfu'];
   close(): Promise<void>;
 }
 
 export async function startServer(
   store: StoreConnection,
   overrides: Partial<Config> = {},
-  options: { now?: () => Date; logger?: LoggerSetting; realtime?: RealtimeTuning; limits?: boolean } = {},
+  options: { now?: () => Date; logger?: LoggerSetting; realtime?: RealtimeTuning; limits?: boolean; sfu?: ServerParts['sfu'] } = {},
 ): Promise<TestServer> {
   const config: Config = {
     ...loadConfig({ PUBLIC_URL: TEST_PUBLIC_URL, API_SECRET_PEPPER: 'test-pepper', LOG_LEVEL: 'silent' }),
@@ -47,7 +49,7 @@ export async function startServer(
   const logger = createLogger(config, options.logger ?? false);
   // As `npm start` has them: rate limits, quotas and usage totals (flushed on demand by tests).
   const limits = options.limits ? await createLimits({ config, store, warn: (message) => logger.warn(message), now: () => now().getTime() }) : undefined;
-  const { app, ctx } = await createServer({ config, store, now, logger, realtime: options.realtime, limits });
+  const { app, ctx, sfu } = await createServer({ config, store, now, logger, realtime: options.realtime, limits, sfu: options.sfu });
   await app.listen({ host: '127.0.0.1', port: 0 });
   const address = app.server.address();
   if (!address || typeof address !== 'object') throw new Error('server has no address');
@@ -59,6 +61,7 @@ export async function startServer(
     ctx,
     app,
     limits,
+    sfu,
     close: async () => {
       await app.close();
       await limits?.close();

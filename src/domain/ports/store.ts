@@ -35,6 +35,7 @@ import type { MemberStore } from './member-store.ts';
 import type { SsoStore } from './sso-store.ts';
 import type { WaitingStore } from './waiting-store.ts';
 import type { WebhookStore } from './webhook-store.ts';
+import type { PlacementStore } from '../sfu/placement-store.ts';
 
 /**
  * Where a newest-first list continues: after the object created at
@@ -175,6 +176,7 @@ export interface Store
     WaitingStore,
     HostingStore,
     WebhookStore,
+    PlacementStore,
     OrganizationChangeStore {
   /** Presence and meeting-place deadlines (see live-store.ts). */
   readonly live: LiveStore;

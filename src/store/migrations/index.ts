@@ -16,8 +16,9 @@ import { sso } from './010_sso.ts';
 import { webhooks } from './013_webhooks.ts';
 import { meetingAdmin } from './014_meeting_admin.ts';
 import { lists } from './015_lists.ts';
-import { organizationChanges } from './016_organization_changes.ts';
-import { allowedOrigins } from './017_allowed_origins.ts';
+import { sfuPlacements } from './016_sfu_placements.ts';
+import { organizationChanges } from './017_organization_changes.ts';
+import { allowedOrigins } from './018_allowed_origins.ts';
 
 const migrations: Record<string, Migration> = {
   '001_initial': initial,
@@ -30,8 +31,9 @@ const migrations: Record<string, Migration> = {
   '013_webhooks': webhooks,
   '014_meeting_admin': meetingAdmin,
   '015_lists': lists,
-  '016_organization_changes': organizationChanges,
-  '017_allowed_origins': allowedOrigins,
+  '016_sfu_placements': sfuPlacements,
+  '017_organization_changes': organizationChanges,
+  '018_allowed_origins': allowedOrigins,
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -1,5 +1,5 @@
 /**
- * @module store/migrations/016_organization_changes
+ * @module store/migrations/017_organization_changes
  * The record of changes to an organization's members and settings:
  * `organization_changes`, one row per change (who, what, when), read
  * newest first per organization. Who acted and whom it concerned are

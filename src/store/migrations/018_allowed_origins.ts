@@ -1,5 +1,5 @@
 /**
- * @module store/migrations/017_allowed_origins
+ * @module store/migrations/018_allowed_origins
  * `allowed_origins`: the origins an organization allows to embed its
  * pages (CSP frame-ancestors, and where the pages post events), one row
  * each, in the order set.
