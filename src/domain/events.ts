@@ -22,7 +22,7 @@ export type DomainEvent = EventBase &
   (
     | { type: 'meeting.created'; meetingId: string }
     | { type: 'meeting.started'; meetingId: string }
-    | { type: 'meeting.ended'; meetingId: string; reason: 'closed' | 'deleted'; byUserId?: string }
+    | { type: 'meeting.ended'; meetingId: string; reason: 'closed' | 'deleted'; byUserId?: string; byApiKeyId?: string }
     | { type: 'meeting.locked'; meetingId: string; byUserId?: string }
     | { type: 'meeting.unlocked'; meetingId: string; byUserId?: string }
     | { type: 'meeting.knocked'; meetingId: string; knockId: string; displayName: string }

@@ -122,7 +122,7 @@ export async function endForEveryone(ctx: DomainContext, actor: Actor | null, me
   await hostedMeeting(ctx, actor, meetingId);
   // A waiting-list call ends as a hang-up: the client is served, the member free again.
   if (await hangUp(ctx, meetingId)) return;
-  const ended = await endMeeting(ctx, meetingId, byOf(actor).byUserId);
+  const ended = await endMeeting(ctx, meetingId, byOf(actor).byUserId, actor?.kind === 'api_key' ? actor.apiKeyId : undefined);
   if (!ended) throw new NotFoundError('meeting', 'This meeting has already ended.');
 }
 

@@ -122,7 +122,8 @@ describe('the REST API running meetings and waiting lists across two instances (
     assert.equal(ended.status, 200);
     assert.equal(ended.body.state, 'closed');
     assert.ok(Math.abs(Date.parse(ended.body.closedAt) - Date.now()) < 60_000);
-    await host.next((m) => m.type === 'ended', 10_000);
+    const told = await host.next((m) => m.type === 'ended', 10_000);
+    assert.equal(told.by, 'host', 'the page says the meeting was ended for everyone, not closed by the idle rule');
     assert.equal((await api('POST', `/meeting/${meeting.id}/end`)).status, 409);
     assert.deepEqual((await api('GET', `/meeting/${meeting.id}/participants`)).body, { participants: [] });
     assert.equal((await api('GET', `/meeting/${meeting.id}`)).body.state, 'closed');
