@@ -5,6 +5,7 @@
  */
 import type { IssuedKey } from '../domain/keys.ts';
 import { keyStatus } from '../domain/keys.ts';
+import type { OrganizationChange } from '../domain/organization-changes.ts';
 import type { ApiKey, Organization, User } from '../domain/types.ts';
 
 export function presentOrganization(org: Organization) {
@@ -32,5 +33,16 @@ export function presentKey(key: ApiKey, now: Date) {
     revokedAt: key.revokedAt?.toISOString() ?? null,
     lastUsedAt: key.lastUsedAt?.toISOString() ?? null,
     status: keyStatus(key, now),
+  };
+}
+
+export function presentChange(change: OrganizationChange) {
+  return {
+    id: change.id,
+    at: change.createdAt.toISOString(),
+    actor: change.actor,
+    action: change.action,
+    subject: change.subject,
+    detail: change.detail,
   };
 }

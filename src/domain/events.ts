@@ -22,15 +22,15 @@ export type DomainEvent = EventBase &
   (
     | { type: 'meeting.created'; meetingId: string }
     | { type: 'meeting.started'; meetingId: string }
-    | { type: 'meeting.ended'; meetingId: string; reason: 'closed' | 'deleted'; byUserId?: string }
-    | { type: 'meeting.locked'; meetingId: string; byUserId: string }
-    | { type: 'meeting.unlocked'; meetingId: string; byUserId: string }
+    | { type: 'meeting.ended'; meetingId: string; reason: 'closed' | 'deleted'; byUserId?: string; byApiKeyId?: string }
+    | { type: 'meeting.locked'; meetingId: string; byUserId?: string }
+    | { type: 'meeting.unlocked'; meetingId: string; byUserId?: string }
     | { type: 'meeting.knocked'; meetingId: string; knockId: string; displayName: string }
     | { type: 'meeting.knock.withdrawn'; meetingId: string; knockId: string }
-    | { type: 'participant.admitted'; meetingId: string; knockId: string; displayName: string; byUserId: string }
-    | { type: 'participant.turned_away'; meetingId: string; knockId: string; displayName: string; byUserId: string }
-    | { type: 'participant.removed'; meetingId: string; participantId: string; displayName: string; byUserId: string }
-    | { type: 'participant.mute_requested'; meetingId: string; participantId: string; byUserId: string }
+    | { type: 'participant.admitted'; meetingId: string; knockId: string; displayName: string; byUserId?: string }
+    | { type: 'participant.turned_away'; meetingId: string; knockId: string; displayName: string; byUserId?: string }
+    | { type: 'participant.removed'; meetingId: string; participantId: string; displayName: string; byUserId?: string }
+    | { type: 'participant.mute_requested'; meetingId: string; participantId: string; byUserId?: string }
     | { type: 'room.session.started'; sessionId: string; ownerKind: 'room' | 'board'; ownerId: string }
     | { type: 'room.session.ended'; sessionId: string }
     | { type: 'participant.joined'; place: PlaceRef; participantId: string; displayName: string; media: MediaState; host: boolean }
@@ -42,6 +42,8 @@ export type DomainEvent = EventBase &
     | { type: 'member.status.changed'; spaceId: string; userId: string; isActive: boolean; isAutoAccepting: boolean }
     | { type: 'space.changed'; spaceId: string; deleted: boolean }
     | { type: 'api_key.revoked'; publicKey: string }
+    | { type: 'member.signed_out'; userId: string }
+    | { type: 'organization.origins_changed' }
     | { type: 'organization.quota_changed' }
   );
 

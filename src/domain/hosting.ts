@@ -65,13 +65,12 @@ export async function turnAway(ctx: DomainContext, actor: Actor | null, meetingI
 
 async function decide(ctx: DomainContext, actor: Actor | null, meetingId: string, knockId: string, state: 'admitted' | 'turned_away'): Promise<Knock> {
   const meeting = await hostedMeeting(ctx, actor, meetingId);
-  const host = actor as Extract<Actor, { kind: 'member' }>;
   return transact(ctx, async (tx) => {
     const at = tx.now();
     const decided = await tx.store.decideKnock(meeting.id, knockId, state, at);
     if (!decided) throw new NotFoundError('knock', 'Nobody with this id is knocking (any more).');
     if (state === 'admitted' && decided.guestKey) await tx.store.deleteRemoval(meeting.id, decided.guestKey);
-    const event = { organizationId: meeting.organizationId, meetingId: meeting.id, knockId, displayName: decided.displayName, byUserId: host.user.id, at };
+    const event = { organizationId: meeting.organizationId, meetingId: meeting.id, knockId, displayName: decided.displayName, ...byOf(actor), at };
     raise(tx, state === 'admitted' ? { type: 'participant.admitted', ...event } : { type: 'participant.turned_away', ...event });
     return decided;
   });
@@ -80,10 +79,9 @@ async function decide(ctx: DomainContext, actor: Actor | null, meetingId: string
 /** Locks (arrivals knock) or unlocks the meeting, raising `meeting.locked` or `meeting.unlocked` when it changed. */
 export async function setLocked(ctx: DomainContext, actor: Actor | null, meetingId: string, locked: boolean): Promise<boolean> {
   const meeting = await hostedMeeting(ctx, actor, meetingId);
-  const host = actor as Extract<Actor, { kind: 'member' }>;
   return transact(ctx, async (tx) => {
     const changed = await tx.store.setMeetingLock(meeting.id, locked ? 'locked' : 'open');
-    const event = { organizationId: meeting.organizationId, meetingId: meeting.id, byUserId: host.user.id, at: tx.now() };
+    const event = { organizationId: meeting.organizationId, meetingId: meeting.id, ...byOf(actor), at: tx.now() };
     if (changed) raise(tx, locked ? { type: 'meeting.locked', ...event } : { type: 'meeting.unlocked', ...event });
     return changed;
   });
@@ -96,7 +94,6 @@ export async function setLocked(ctx: DomainContext, actor: Actor | null, meeting
  */
 export async function removeParticipant(ctx: LiveContext, actor: Actor | null, meetingId: string, participantId: string): Promise<Participant> {
   const meeting = await hostedMeeting(ctx, actor, meetingId);
-  const host = actor as Extract<Actor, { kind: 'member' }>;
   const target = await presentIn(ctx, meeting, participantId);
   if (target.host) throw ValidationError.field('participantId', 'The host cannot be removed.');
   const clock = liveClock(ctx);
@@ -105,7 +102,7 @@ export async function removeParticipant(ctx: LiveContext, actor: Actor | null, m
     const place = await tx.store.live.leave(target.id, clock);
     if (!place) throw new NotFoundError('participant', 'This participant has already left.');
     const base = { organizationId: meeting.organizationId, at: clock.at };
-    raise(tx, { type: 'participant.removed', ...base, meetingId: meeting.id, participantId: target.id, displayName: target.displayName, byUserId: host.user.id });
+    raise(tx, { type: 'participant.removed', ...base, meetingId: meeting.id, participantId: target.id, displayName: target.displayName, ...byOf(actor) });
     raise(tx, { type: 'participant.left', ...base, place, participantId: target.id });
   });
   return target;
@@ -114,29 +111,42 @@ export async function removeParticipant(ctx: LiveContext, actor: Actor | null, m
 /** Asks a participant to mute (raising `participant.mute_requested`); only they can switch their microphone. */
 export async function askToMute(ctx: LiveContext, actor: Actor | null, meetingId: string, participantId: string): Promise<void> {
   const meeting = await hostedMeeting(ctx, actor, meetingId);
-  const host = actor as Extract<Actor, { kind: 'member' }>;
   const target = await presentIn(ctx, meeting, participantId);
   await transact(ctx, async (tx) => {
-    raise(tx, { type: 'participant.mute_requested', organizationId: meeting.organizationId, meetingId: meeting.id, participantId: target.id, byUserId: host.user.id, at: tx.now() });
+    raise(tx, { type: 'participant.mute_requested', organizationId: meeting.organizationId, meetingId: meeting.id, participantId: target.id, ...byOf(actor), at: tx.now() });
   });
 }
 
 /** Ends the meeting for everyone now, as a v3 DELETE ends it (`ended`, then its page answers 410); it stays readable through the API as closed. */
 export async function endForEveryone(ctx: DomainContext, actor: Actor | null, meetingId: string): Promise<void> {
   await hostedMeeting(ctx, actor, meetingId);
-  const host = actor as Extract<Actor, { kind: 'member' }>;
   // A waiting-list call ends as a hang-up: the client is served, the member free again.
   if (await hangUp(ctx, meetingId)) return;
-  const ended = await endMeeting(ctx, meetingId, host.user.id);
+  const ended = await endMeeting(ctx, meetingId, byOf(actor).byUserId, actor?.kind === 'api_key' ? actor.apiKeyId : undefined);
   if (!ended) throw new NotFoundError('meeting', 'This meeting has already ended.');
 }
 
-/** The open meeting `meetingId`, if `actor` hosts it; otherwise ForbiddenError (NotFoundError when there is none open). */
+/**
+ * The open meeting `meetingId`, if `actor` hosts it, or is an API key of
+ * its organization (the organization's server acting as its host would:
+ * `POST /v3/meeting/:id/end`, removing a participant); otherwise
+ * ForbiddenError (NotFoundError when there is none open, or for another
+ * organization's key).
+ */
 async function hostedMeeting(ctx: DomainContext, actor: Actor | null, meetingId: string): Promise<Meeting> {
   const meeting = await ctx.store.live.findMeetingRecord({ id: meetingId });
   if (!meeting || meetingState(meeting, ctx.now()) !== 'open') throw new NotFoundError('meeting');
+  if (actor?.kind === 'api_key') {
+    if (actor.organization.id !== meeting.organizationId) throw new NotFoundError('meeting');
+    return meeting;
+  }
   authorizeHost(actor, meeting);
   return meeting;
+}
+
+/** Who did it, as events name it: the host member (an API key's action names no member). */
+function byOf(actor: Actor | null): { byUserId?: string } {
+  return actor?.kind === 'member' ? { byUserId: actor.user.id } : {};
 }
 
 async function presentIn(ctx: LiveContext, meeting: Meeting, participantId: string): Promise<Participant> {

@@ -194,11 +194,12 @@ export async function deleteMeeting(ctx: DomainContext, actor: Actor, id: string
  * API client) decides: a waiting-list call that is over, a host ending a
  * meeting. Raises `meeting.ended` (reason `closed`); the page then answers 410.
  */
-export async function endMeeting(ctx: DomainContext, meetingId: string, byUserId?: string): Promise<Meeting | undefined> {
+export async function endMeeting(ctx: DomainContext, meetingId: string, byUserId?: string, byApiKeyId?: string): Promise<Meeting | undefined> {
   return transact(ctx, async (tx) => {
     const at = tx.now();
     const meeting = await tx.store.closeMeeting(meetingId, at);
-    if (meeting) raise(tx, { type: 'meeting.ended', organizationId: meeting.organizationId, meetingId: meeting.id, reason: 'closed', at, ...(byUserId ? { byUserId } : {}) });
+    const by = { ...(byUserId ? { byUserId } : {}), ...(byApiKeyId ? { byApiKeyId } : {}) };
+    if (meeting) raise(tx, { type: 'meeting.ended', organizationId: meeting.organizationId, meetingId: meeting.id, reason: 'closed', at, ...by });
     return meeting;
   });
 }

@@ -2,8 +2,9 @@
  * @module domain/member-links
  * One-time links with which a member sets their password: an invitation
  * (the first password) or a reset. The operator issues them (`foyer user
- * invite|reset`); with a mail server configured they also go out by mail,
- * and members can ask for a reset link themselves.
+ * invite|reset`), and an organization's ADMINs issue invitations from the
+ * dashboard; with a mail server configured they also go out by mail, and
+ * members can ask for a reset link themselves.
  *
  * A link carries 256 random bits; only their SHA-256 is stored, so a copy of
  * the database holds no usable link. A link works once: setting the
@@ -13,8 +14,11 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { Actor } from './actors.ts';
 import { transact, type DomainContext } from './context.ts';
-import { NotFoundError, ValidationError } from './errors.ts';
+import { ForbiddenError, NotFoundError, ValidationError } from './errors.ts';
+import { endSignInSessions } from './sign-in-sessions.ts';
 import { hashPassword, passwordProblem } from './passwords.ts';
+import { memberSubject, recordChange } from './organization-changes.ts';
+import { addUser, findMember, type AddUserInput, type MemberRef } from './organizations.ts';
 import { authorize } from './policies.ts';
 import type { MemberLink, MemberLinkPurpose, Organization, User } from './types.ts';
 
@@ -51,6 +55,7 @@ async function issue(
   purpose: MemberLinkPurpose,
   lifetimeMs: number,
   lang: string | undefined,
+  actor?: Actor,
 ): Promise<IssuedLink> {
   const token = randomBytes(32).toString('base64url');
   const now = ctx.now();
@@ -63,7 +68,11 @@ async function issue(
     expiresAt: new Date(now.getTime() + lifetimeMs),
     usedAt: null,
   };
-  await ctx.store.insertMemberLink(link);
+  await transact(ctx, async (tx) => {
+    await tx.store.insertMemberLink(link);
+    // Links a member asks for themselves ("forgot password") are not a change anyone made to the organization.
+    if (actor) await recordChange(tx, actor, purpose === 'invite' ? 'member.invited' : 'member.reset_link', memberSubject(user), { delivery: ctx.mailer ? 'mail' : 'link' });
+  });
   const url = `${ctx.publicUrl}${LINK_PATH}${token}`;
   if (!ctx.mailer) return { user, url, expiresAt: link.expiresAt, mail: 'not_configured' };
   try {
@@ -82,18 +91,33 @@ async function issue(
   }
 }
 
-/** The operator's invitation (or reset) link for a member of the actor's organization; `lang` is the mail's language. */
+/**
+ * An invitation (or reset) link for a member of the actor's organization;
+ * `lang` is the mail's language. The operator may issue either for anyone;
+ * an ADMIN only invitations, and only for members who have not set a
+ * password yet: a link for someone who has one would let one member take
+ * over another's account (members who forgot theirs ask for a reset
+ * themselves, or the operator issues one).
+ */
 export async function issueMemberLink(
   ctx: DomainContext,
   actor: Actor,
-  email: string,
+  ref: MemberRef | string,
   purpose: MemberLinkPurpose,
   lang?: string,
 ): Promise<IssuedLink> {
   authorize(actor, 'user.manage');
-  const user = await ctx.store.findUserByEmail(actor.organization.id, email.trim());
-  if (!user) throw new NotFoundError('user');
-  return issue(ctx, actor.organization, user, purpose, OPERATOR_LINK_HOURS * 3_600_000, lang);
+  const user = await findMember(ctx, actor, typeof ref === 'string' ? { email: ref } : ref);
+  if (actor.kind !== 'operator' && (purpose !== 'invite' || (await ctx.store.findPasswordHash(user.id)))) {
+    throw new ForbiddenError('This member has already set a password: they can use “Forgot password?”, or ask the operator for a reset link.');
+  }
+  return issue(ctx, actor.organization, user, purpose, OPERATOR_LINK_HOURS * 3_600_000, lang, actor);
+}
+
+/** Adds a member and issues their invitation (mailed when mail is configured, otherwise to be handed over). */
+export async function inviteMember(ctx: DomainContext, actor: Actor, input: AddUserInput, lang?: string): Promise<IssuedLink> {
+  const user = await addUser(ctx, actor, input);
+  return issueMemberLink(ctx, actor, { userId: user.id }, 'invite', lang);
 }
 
 export interface ResetRequest {
@@ -159,7 +183,7 @@ export async function setPasswordWithLink(ctx: DomainContext, token: string, pas
   await transact(ctx, async (tx) => {
     if (!(await tx.store.useMemberLink(tokenHash(token), tx.now()))) throw new NotFoundError('link', UNUSABLE);
     await tx.store.setPasswordHash(user.id, hash);
-    await tx.store.deleteMemberSessionsOf(user.id);
+    await endSignInSessions(tx, user);
   });
   return user;
 }

@@ -1,13 +1,23 @@
 /**
  * @module domain/organizations
- * Organizations and their users. Only the operator (CLI) creates or changes
- * them; API keys can only read their own organization.
+ * Organizations and their users. Only the operator (CLI) creates
+ * organizations; their members are added, given a role and removed by the
+ * operator or by the organization's own ADMINs (every such change is
+ * recorded, see organization-changes.ts); API keys can only read their
+ * own organization.
+ *
+ * An organization keeps at least one ADMIN: a member cannot demote or
+ * remove the last one (the operator still can, and can add one again).
+ * Removing a member ends their sessions; so does taking ADMIN away, so
+ * no open page or socket keeps rights the member no longer has.
  */
 import type { Actor } from './actors.ts';
-import type { DomainContext } from './context.ts';
-import { NotFoundError, ValidationError, type FieldError } from './errors.ts';
+import { transact, type DomainContext } from './context.ts';
+import { ConflictError, NotFoundError, ValidationError, type FieldError } from './errors.ts';
 import { newId } from './ids.ts';
+import { memberSubject, recordChange } from './organization-changes.ts';
 import { authorize } from './policies.ts';
+import { endSignInSessions } from './sign-in-sessions.ts';
 import { slugProblem, slugify } from './slugs.ts';
 import { checkText, isEmail } from './text.ts';
 import type { Organization, OrganizationRole, OrganizationType, User } from './types.ts';
@@ -96,14 +106,57 @@ export async function addUser(ctx: DomainContext, actor: Actor, input: AddUserIn
     role: role as OrganizationRole,
     createdAt: ctx.now(),
   };
-  await ctx.store.insertUser(user);
+  await transact(ctx, async (tx) => {
+    await tx.store.insertUser(user);
+    await recordChange(tx, actor, 'member.added', memberSubject(user), { role: user.role });
+  });
   return user;
 }
 
-export async function removeUser(ctx: DomainContext, actor: Actor, email: string): Promise<User> {
+/** A member of the actor's organization, by id or by email (case-insensitively); not-found otherwise. */
+export type MemberRef = { userId: string } | { email: string };
+
+export async function findMember(ctx: DomainContext, actor: Actor, ref: MemberRef): Promise<User> {
+  const org = actor.organization;
+  const user = 'userId' in ref ? await ctx.store.findUser(org.id, ref.userId) : await ctx.store.findUserByEmail(org.id, ref.email.trim());
+  if (!user) throw new NotFoundError('user');
+  return user;
+}
+
+/** Refuses a member's change that would leave the organization without an ADMIN. */
+async function keepAnAdmin(ctx: DomainContext, actor: Actor, leaving: User, field: string): Promise<void> {
+  if (actor.kind === 'operator' || leaving.role !== 'ADMIN') return;
+  const admins = (await ctx.store.listUsers(actor.organization.id)).filter((u) => u.role === 'ADMIN' && u.id !== leaving.id);
+  if (admins.length === 0) throw new ConflictError(field, 'The organization needs at least one administrator: make someone else ADMIN first.');
+}
+
+/** Removes a member (from the organization, its boards and queues, and as meetings' owner) and ends their sessions. */
+export async function removeUser(ctx: DomainContext, actor: Actor, ref: MemberRef | string): Promise<User> {
   authorize(actor, 'user.manage');
   const org = actor.organization;
-  const user = await ctx.store.findUserByEmail(org.id, email.trim());
-  if (!user || !(await ctx.store.deleteUser(org.id, user.id))) throw new NotFoundError('user');
-  return user;
+  return transact(ctx, async (tx) => {
+    const user = await findMember(tx, actor, typeof ref === 'string' ? { email: ref } : ref);
+    await keepAnAdmin(tx, actor, user, 'userId');
+    await endSignInSessions(tx, user);
+    if (!(await tx.store.deleteUser(org.id, user.id))) throw new NotFoundError('user');
+    await recordChange(tx, actor, 'member.removed', memberSubject(user), { role: user.role });
+    return user;
+  });
+}
+
+/** Gives a member another role; taking ADMIN away ends their sessions. Unchanged when the role is the same (and nothing is recorded). */
+export async function changeUserRole(ctx: DomainContext, actor: Actor, ref: MemberRef, role: string): Promise<User> {
+  authorize(actor, 'user.manage');
+  const to = role.trim().toUpperCase();
+  if (!ORGANIZATION_ROLES.includes(to as OrganizationRole)) throw ValidationError.field('role', 'role is USER or ADMIN.');
+  return transact(ctx, async (tx) => {
+    const user = await findMember(tx, actor, ref);
+    if (user.role === to) return user;
+    if (to !== 'ADMIN') await keepAnAdmin(tx, actor, user, 'role');
+    const changed = await tx.store.setUserRole(actor.organization.id, user.id, to as OrganizationRole);
+    if (!changed) throw new NotFoundError('user');
+    if (user.role === 'ADMIN') await endSignInSessions(tx, user);
+    await recordChange(tx, actor, 'member.role_changed', memberSubject(user), { from: user.role, to });
+    return changed;
+  });
 }

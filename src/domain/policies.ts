@@ -9,11 +9,15 @@
  * | read the organization        | yes     | yes  | yes   | yes      |
  * | meetings, rooms, boards, queues | yes  | yes  | yes   | yes      |
  * | serve a board or queue's clients | no   | yes* | yes*  | no       |
+ * | serve them for a member (API) | yes     | no   | no    | yes      |
  * | who served whom (the audit)  | no      | no   | yes   | yes      |
  * | API keys                     | no      | no   | yes   | yes      |
  * | webhook endpoints            | yes     | no   | yes   | yes      |
  * | request usage                | no      | no   | yes   | yes      |
- * | quotas, users, single sign-on | no     | no   | no    | yes      |
+ * | members: add, invite, role, remove | no | no  | yes   | yes      |
+ * | the record of those changes  | no      | no   | yes   | yes      |
+ * | allowed embedding origins    | yes     | no   | yes   | yes      |
+ * | quotas, single sign-on       | no      | no   | no    | yes      |
  *
  * (*) only a member listed on that board or queue (checked by domain/waiting).
  *
@@ -35,12 +39,15 @@ export type Action =
   | 'room.manage'
   | 'space.manage'
   | 'space.serve'
+  | 'space.dispatch'
   | 'space.audit'
   | 'apiKey.manage'
   | 'webhook.manage'
   | 'usage.read'
   | 'quota.manage'
   | 'user.manage'
+  | 'organization.audit'
+  | 'origins.manage'
   | 'sso.manage';
 
 const EVERYONE: ReadonlySet<Actor['kind']> = new Set(['api_key', 'member', 'operator']);
@@ -55,13 +62,19 @@ const RULES: Record<Action, (actor: Actor) => boolean> = {
   'room.manage': (actor) => EVERYONE.has(actor.kind),
   'space.manage': (actor) => EVERYONE.has(actor.kind),
   'space.serve': (actor) => actor.kind === 'member',
+  // The organization's server accepts, declines and takes the next client on behalf of a space member.
+  'space.dispatch': (actor) => actor.kind === 'api_key' || actor.kind === 'operator',
   'space.audit': isAdmin,
   'apiKey.manage': isAdmin,
   // The API manages endpoints as it manages meetings (the organization's servers are the receivers).
   'webhook.manage': (actor) => actor.kind !== 'member' || isAdmin(actor),
   'usage.read': isAdmin,
   'quota.manage': (actor) => actor.kind === 'operator',
-  'user.manage': (actor) => actor.kind === 'operator',
+  // Members manage their organization's members; an API key does not (a leaked key must not add a member).
+  'user.manage': isAdmin,
+  'organization.audit': isAdmin,
+  // Embedding is configured by the organization's servers as webhooks are.
+  'origins.manage': (actor) => actor.kind !== 'member' || isAdmin(actor),
   'sso.manage': (actor) => actor.kind === 'operator',
 };
 

@@ -15,7 +15,8 @@
  * - Sessions are server-side: the cookie holds 256 random bits, the
  *   database their SHA-256. A session ends after SESSION_IDLE_MINUTES
  *   without a request, SESSION_MAX_HOURS after sign-in, on sign-out, when
- *   the member's password is set, and when the operator removes the member.
+ *   the member's password is set, when the member is removed, and when
+ *   they lose the ADMIN role (sign-in-sessions.ts).
  */
 import { randomBytes } from 'node:crypto';
 import { memberActor, type Actor } from './actors.ts';
@@ -137,3 +138,4 @@ export async function currentMember(ctx: DomainContext, token: string | undefine
 export async function signOut(ctx: DomainContext, token: string | undefined): Promise<void> {
   if (token && token.length <= 100) await ctx.store.deleteMemberSession(tokenHash(token));
 }
+

@@ -15,7 +15,7 @@ export const RESERVED_SLUGS: ReadonlySet<string> = new Set([
   'api', 'm', 'meetings', 'meeting', 'rooms', 'room', 'boards', 'board', 'queues', 'queue',
   'dashboard', 'static', 'assets', 'public', 'health', 'ready', 'ws', 'docs', 'openapi',
   'admin', 'login', 'logout', 'signup', 'account', 'settings', 'app', 'www', 'favicon-ico',
-  'robots-txt', 'v1', 'v2', 'v3', 'join', 'embed', 'help', 'status', 'metrics', 'foyer',
+  'robots-txt', 'v1', 'v2', 'v3', 'join', 'embed', 'help', 'status', 'metrics', 'foyer', 'sdk',
 ]);
 
 /** Whether `value` has the shape of a slug (length and characters); says nothing of reservation. */

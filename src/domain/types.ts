@@ -197,3 +197,35 @@ export interface OrganizationSso {
   createdAt: Date;
   updatedAt: Date;
 }
+
+/** The record of one change to an organization's members or settings (see organization-changes.ts). */
+export type OrganizationChangeAction =
+  | 'member.added'
+  | 'member.invited'
+  | 'member.reset_link'
+  | 'member.role_changed'
+  | 'member.removed'
+  | 'allowed_origins.changed';
+
+/** Who made a change, as they were then. */
+export interface ChangeActor {
+  kind: 'api_key' | 'member' | 'operator';
+  /** The member's user id or the API key's id; null for the operator. */
+  id: string | null;
+  /** The member's name and email, the key's name (or the start of its public key), or "operator". */
+  label: string;
+}
+
+export interface OrganizationChange {
+  id: string;
+  organizationId: string;
+  /** When the change was made. */
+  createdAt: Date;
+  actor: ChangeActor;
+  action: OrganizationChangeAction;
+  /** The member the change concerns, as they were then; null for settings. */
+  subject: { id: string; label: string } | null;
+  /** What changed: `{ from, to }` of a role, `{ added, removed }` of origins, `{ role }`, `{ delivery }` of a link. */
+  detail: Record<string, string | string[]>;
+}
+

@@ -19,7 +19,8 @@ export function busMessagesOf(event: DomainEvent): BusMessage[] {
       return [{ t: 'presence', place: event.place, change: { kind: 'left', participantId: event.participantId } }];
     case 'meeting.ended': {
       const ended: BusMessage = { t: 'ended', place: meeting(event.meetingId), reason: event.reason };
-      return [event.byUserId !== undefined ? { ...ended, byHost: true } : ended];
+      // Ended for everyone by the host, or by the organization's server acting as its host (the API).
+      return [event.byUserId !== undefined || event.byApiKeyId !== undefined ? { ...ended, byHost: true } : ended];
     }
     case 'room.session.ended':
       return [{ t: 'ended', place: { kind: 'session', id: event.sessionId }, reason: 'closed' }];

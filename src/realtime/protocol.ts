@@ -25,7 +25,7 @@ export interface IceCandidate {
 }
 
 export type ClientMessage =
-  | { type: 'join'; target: { meetingId: string } | { slug: string }; name: string; audio: boolean; video: boolean }
+  | { type: 'join'; target: { meetingId: string } | { slug: string }; name: string; audio: boolean; video: boolean; pass: string | null }
   | { type: 'offer'; to: string; sdp: string }
   | { type: 'answer'; to: string; sdp: string }
   | { type: 'ice'; to: string; candidate: IceCandidate | null }
@@ -150,7 +150,8 @@ const PARSERS: { [T in ClientMessage['type']]: (o: Fields) => MessageOf<T> } = {
     if (hasMeeting === hasSlug) fail('"join" names exactly one of "meetingId" or "slug".');
     const target = hasMeeting ? { meetingId: str(o, 'meetingId', MAX_ID_CHARS) } : { slug: str(o, 'slug', MAX_ID_CHARS) };
     // The display name is checked by the domain (trimmed, 1 to 64 characters).
-    return { type: 'join', target, name: str(o, 'name', 256), audio: bool(o, 'audio', true), video: bool(o, 'video', true) };
+    // A member's pass to this meeting (domain/member-pass.ts), from the link a server was given for them.
+    return { type: 'join', target, name: str(o, 'name', 256), audio: bool(o, 'audio', true), video: bool(o, 'video', true), pass: nullableStr(o, 'pass', 200) };
   },
   offer: (o) => ({ type: 'offer', to: str(o, 'to', MAX_ID_CHARS), sdp: str(o, 'sdp', MAX_SDP_CHARS) }),
   answer: (o) => ({ type: 'answer', to: str(o, 'to', MAX_ID_CHARS), sdp: str(o, 'sdp', MAX_SDP_CHARS) }),

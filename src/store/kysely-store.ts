@@ -15,6 +15,7 @@ import { translated, type Db, type ErrorTranslator, type QueryContext } from './
 import { hostingQueries } from './queries/hosting.ts';
 import { meetingQueries } from './queries/meetings.ts';
 import { memberQueries } from './queries/members.ts';
+import { organizationChangeQueries } from './queries/organization-changes.ts';
 import { organizationQueries } from './queries/organizations.ts';
 import { placeRecordQueries } from './queries/place-records.ts';
 import { placementQueries } from './queries/placements.ts';
@@ -45,6 +46,7 @@ const STORE_METHODS: Omit<Store, 'live'> & ThisType<Internals> = {
   ...waitingQueries,
   ...hostingQueries,
   ...webhookQueries,
+  ...organizationChangeQueries,
   ...placementQueries,
   transaction(work) {
     if (this.db.isTransaction) return work(this as unknown as Store);

@@ -276,6 +276,8 @@ export interface Database {
   webhook_endpoints: WebhookEndpointsTable;
   webhook_deliveries: WebhookDeliveriesTable;
   sfu_placements: SfuPlacementsTable;
+  organization_changes: OrganizationChangesTable;
+  allowed_origins: AllowedOriginsTable;
 }
 
 /** Which Janus server and room a meeting place uses (migration 016). */
@@ -285,6 +287,28 @@ export interface SfuPlacementsTable {
   server: string;
   room: number;
   placed_at: number;
+}
+
+/** Origins allowed to embed an organization's pages, in the order set (migration 018). */
+export interface AllowedOriginsTable {
+  organization_id: string;
+  origin: string;
+  position: number;
+  created_at: number;
+}
+
+/** Who changed what in an organization (migration 017); `detail` is a JSON object. */
+export interface OrganizationChangesTable {
+  id: string;
+  organization_id: string;
+  created_at: number;
+  actor_kind: string;
+  actor_id: string | null;
+  actor_label: string;
+  action: string;
+  subject_id: string | null;
+  subject_label: string | null;
+  detail: string;
 }
 
 export interface WebhookEndpointsTable {

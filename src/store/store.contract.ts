@@ -7,6 +7,7 @@
  */
 import { afterEach, beforeEach } from 'node:test';
 import type { StoreConnection } from '../domain/ports/store.ts';
+import { organizationChangesContract } from './contract/organization-changes.ts';
 import { organizationsContract } from './contract/organizations.ts';
 import type { OpenedStore } from './contract/fixtures.ts';
 import { listsContract } from './contract/lists.ts';
@@ -45,5 +46,6 @@ export function storeContract(open: () => Promise<OpenedStore>): void {
   ssoContract(env);
   hostingContract(env);
   webhooksContract(env);
+  organizationChangesContract(env);
   placementsContract(env);
 }

@@ -17,6 +17,8 @@ export interface ShellSettings {
   /** RTCConfiguration.iceTransportPolicy (ICE_TRANSPORT_POLICY). */
   iceTransportPolicy: 'all' | 'relay';
   wsPath: string;
+  /** The origins the organization allows to embed this page: the only parents it talks to (public/js/lib/embed-bridge.js). */
+  allowedParents: string[];
   /** The signed-in member opening the page is the meeting's host (shown on the pre-join screen). */
   host?: boolean;
   /** A consultation: its knock screen speaks of the clinician. */

@@ -6,6 +6,11 @@
  * recognised when they come back with the same link. It is not an
  * identity proof (a private window is a new browser); members are
  * recognised by their session instead.
+ *
+ * Over https it is `SameSite=None; Secure; Partitioned` (CHIPS): a page
+ * embedded in another site's iframe keeps it too (in a jar of that site
+ * only, so it tracks nobody across sites). Over plain http browsers
+ * refuse such a cookie, and a cross-site frame goes without one.
  */
 import { createHash, randomBytes } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
@@ -17,11 +22,11 @@ const SHAPE = /^[A-Za-z0-9_-]{16,64}$/;
 /** Gives the browser its participant cookie when it has none. */
 export function ensureParticipantCookie(request: FastifyRequest, reply: FastifyReply, publicUrl: string): void {
   if (SHAPE.test(request.cookies[PARTICIPANT_COOKIE] ?? '')) return;
+  const secure = publicUrl.startsWith('https:');
   reply.setCookie(PARTICIPANT_COOKIE, randomBytes(18).toString('base64url'), {
     path: '/',
     httpOnly: true,
-    sameSite: 'lax',
-    secure: publicUrl.startsWith('https:'),
+    ...(secure ? { sameSite: 'none' as const, secure: true, partitioned: true } : { sameSite: 'lax' as const, secure: false }),
     maxAge: MAX_AGE_SECONDS,
   });
 }

@@ -14,6 +14,8 @@
  *   `/static/vendor/uplot/`: the two files of the uPlot package the
  *   dashboard's usage charts load (its ES module and style sheet), from
  *   node_modules, so no CDN is involved;
+ * - `/sdk/foyer.js`: the embedding SDK (public/sdk/foyer.js), an ES module
+ *   other sites load, so served with `Access-Control-Allow-Origin: *`;
  * - `/ws`: signalling and presence, served by the realtime side it is given
  *   (created and run by the composition root, see src/realtime/).
  *
@@ -22,11 +24,13 @@
 import fastifyCookie from '@fastify/cookie';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Config } from '../config.ts';
 import type { DomainContext } from '../domain/context.ts';
+import { allowedOriginsOf, frameAncestorsFor } from '../domain/allowed-origins.ts';
 import { meetingAtLink, placeAtSlug, slugAdmission } from '../domain/places.ts';
 import type { QueryParameters } from '../domain/types.ts';
 import { iceServersFor } from '../realtime/ice.ts';
@@ -39,6 +43,7 @@ import { pageStrings, pickLang, type Lang } from './strings.ts';
 import { dashboardPlugin } from './dashboard/plugin.ts';
 import { DASHBOARD, SESSION_COOKIE } from './dashboard/session.ts';
 import { currentMember } from '../domain/sign-in.ts';
+import { memberOfPass } from '../domain/member-pass.ts';
 import { registerViews } from './views.ts';
 import { browserKeyOf, ensureParticipantCookie } from './participant-cookie.ts';
 import { isHost } from '../domain/policies.ts';
@@ -92,6 +97,18 @@ export async function webPlugin(app: FastifyInstance, opts: WebPluginOptions): P
     },
   });
 
+  // The embedding SDK: loaded by other sites' pages as a module script, so it is served to every origin (CORS).
+  const sdk = readFileSync(join(PUBLIC_DIR, 'sdk', 'foyer.js'));
+  app.get('/sdk/foyer.js', { schema: { hide: true } }, async (_request, reply) =>
+    reply
+      .type('text/javascript; charset=utf-8')
+      .header('access-control-allow-origin', '*')
+      .header('cross-origin-resource-policy', 'cross-origin')
+      .header('x-content-type-options', 'nosniff')
+      .header('cache-control', 'public, max-age=300')
+      .send(sdk),
+  );
+
   // Before the pages: their shells name the bundles by their content's hash.
   await app.register(bundleRoutes);
   await registerViews(app);
@@ -99,37 +116,56 @@ export async function webPlugin(app: FastifyInstance, opts: WebPluginOptions): P
 
   const langOf = (request: FastifyRequest): Lang => pickLang((request.query as Record<string, unknown>)?.lang);
 
-  const plain = (request: FastifyRequest, reply: FastifyReply, status: number, kind: 'notFound' | 'gone') => {
+  /** An organization's pages may be framed by its allowed origins (or, when it lists none, as FRAME_ANCESTORS says). */
+  const framing = async (organizationId: string | null) => {
+    const origins = organizationId ? await allowedOriginsOf(ctx, organizationId) : [];
+    return { origins, frameAncestors: frameAncestorsFor(origins, config.frameAncestors) };
+  };
+
+  const plain = async (request: FastifyRequest, reply: FastifyReply, status: number, kind: 'notFound' | 'gone', organizationId: string | null = null) => {
     const lang = langOf(request);
     const s = pageStrings[lang];
-    pageHeaders(reply, request, config.frameAncestors);
+    pageHeaders(reply, request, (await framing(organizationId)).frameAncestors);
     return reply
       .code(status)
       .type('text/html; charset=utf-8')
       .viewAsync('plain', plainView(lang, kind === 'gone' ? s.goneTitle : s.notFoundTitle, kind === 'gone' ? s.gone : s.notFound));
   };
 
-  const shell = (
+  const shell = async (
     request: FastifyRequest,
     reply: FastifyReply,
+    organizationId: string,
     target: ShellSettings['target'],
     title: string | null,
     waiting?: ShellSettings['waiting'],
     meeting?: { host: boolean; consultation: boolean },
   ) => {
-    pageHeaders(reply, request, config.frameAncestors);
+    const { origins, frameAncestors } = await framing(organizationId);
+    pageHeaders(reply, request, frameAncestors);
     ensureParticipantCookie(request, reply, config.publicUrl);
-    const settings: ShellSettings = { target, title, iceServers: iceServersFor(config.ice, ctx.now()), iceTransportPolicy: config.ice.transportPolicy, wsPath: '/ws', ...meeting, ...(waiting ? { waiting } : {}) };
+    const settings: ShellSettings = {
+      target,
+      title,
+      iceServers: iceServersFor(config.ice, ctx.now()),
+      iceTransportPolicy: config.ice.transportPolicy,
+      wsPath: '/ws',
+      allowedParents: origins,
+      ...meeting,
+      ...(waiting ? { waiting } : {}),
+    };
     return reply.type('text/html; charset=utf-8').viewAsync('shell', shellView(settings, langOf(request), waiting ? 'waiting' : 'meeting'));
   };
 
   app.get<{ Params: { id: string } }>('/meetings/:id', { schema: { hide: true } }, async (request, reply) => {
     const found = await meetingAtLink(ctx, { id: request.params.id });
     if (!found) return plain(request, reply, 404, 'notFound');
-    if (found.state !== 'open') return plain(request, reply, 410, 'gone');
+    if (found.state !== 'open') return plain(request, reply, 410, 'gone', found.meeting.organizationId);
     // The pre-join screen already says "you are the host"; the server decides again at join.
-    const member = (await currentMember(ctx, request.cookies[SESSION_COOKIE]))?.actor ?? null;
-    return shell(request, reply, { meetingId: found.meeting.id }, null, undefined, {
+    const pass = (request.query as Record<string, unknown>).pass;
+    const member =
+      (await currentMember(ctx, request.cookies[SESSION_COOKIE]))?.actor ?? (typeof pass === 'string' ? await memberOfPass(ctx, pass, found.meeting.id) : null);
+    return shell(request, reply, found.meeting.organizationId, { meetingId: found.meeting.id }, null, undefined, {
       host: isHost(member, found.meeting),
       consultation: found.meeting.type === 'CONSULTATION',
     });
@@ -138,7 +174,7 @@ export async function webPlugin(app: FastifyInstance, opts: WebPluginOptions): P
   app.get<{ Params: { code: string } }>('/m/:code', { schema: { hide: true } }, async (request, reply) => {
     const found = await meetingAtLink(ctx, { shortCode: request.params.code });
     if (!found) return plain(request, reply, 404, 'notFound');
-    if (found.state !== 'open') return plain(request, reply, 410, 'gone');
+    if (found.state !== 'open') return plain(request, reply, 410, 'gone', found.meeting.organizationId);
     const { meeting } = found;
     reply.header('referrer-policy', 'no-referrer');
     reply.header('cache-control', 'no-store');
@@ -149,15 +185,17 @@ export async function webPlugin(app: FastifyInstance, opts: WebPluginOptions): P
     const slug = request.params.slug;
     const place = await placeAtSlug(ctx, slug);
     if (!place) return plain(request, reply, 404, 'notFound');
-    if (slugAdmission(place) === 'enter') return shell(request, reply, { slug }, place.kind === 'room' ? place.title : place.name);
+    if (slugAdmission(place) === 'enter') return shell(request, reply, place.organizationId, { slug }, place.kind === 'room' ? place.title : place.name);
     // What is left are queues and boards (a room can always be entered); the check only narrows the type.
     if (place.kind === 'room') return plain(request, reply, 404, 'notFound');
     // Queues and waiting-list boards that take clients: the waiting page (it also follows a board closing later).
-    if (place.isActive && slugAdmission(place) === 'waiting_list') return shell(request, reply, { slug }, place.name, { slug, kind: place.kind, closingMessage: place.closingMessage });
+    if (place.isActive && slugAdmission(place) === 'waiting_list') {
+      return shell(request, reply, place.organizationId, { slug }, place.name, { slug, kind: place.kind, closingMessage: place.closingMessage });
+    }
     // Inactive ones let nobody in: their closing message, or the default.
     const lang = langOf(request);
     const s = pageStrings[lang];
-    pageHeaders(reply, request, config.frameAncestors);
+    pageHeaders(reply, request, (await framing(place.organizationId)).frameAncestors);
     return reply.type('text/html; charset=utf-8').viewAsync('plain', plainView(lang, place.name || s.closedTitle, place.closingMessage ?? s.inactive));
   });
 }

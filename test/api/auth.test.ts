@@ -35,6 +35,16 @@ const ENDPOINTS: Array<[string, string]> = [
   ['GET', `/v3/rooms/queue/${randomUUID()}`],
   ['POST', `/v3/rooms/queue/${randomUUID()}`],
   ['DELETE', `/v3/rooms/queue/${randomUUID()}`],
+  ['GET', `/v3/meeting/${randomUUID()}/participants`],
+  ['POST', `/v3/meeting/${randomUUID()}/end`],
+  ['DELETE', `/v3/meeting/${randomUUID()}/participants/c_someone`],
+  ['GET', `/v3/rooms/board/${randomUUID()}/waiting`],
+  ['GET', `/v3/rooms/queue/${randomUUID()}/waiting`],
+  ['POST', `/v3/rooms/board/${randomUUID()}/waiting/${randomUUID()}/accept`],
+  ['POST', `/v3/rooms/board/${randomUUID()}/waiting/${randomUUID()}/decline`],
+  ['POST', `/v3/rooms/queue/${randomUUID()}/next`],
+  ['GET', '/v3/allowed-origins'],
+  ['POST', '/v3/allowed-origins'],
 ];
 
 for (const storage of await testDatabases()) {

@@ -77,6 +77,44 @@ describe('foyer member commands', () => {
     assert.match(result.stderr, /^foyer: /);
   });
 
+  it('changes a role and lists the record of changes, every one as the operator’s', async () => {
+    await json(['user', 'add', '--org', 'north-clinic', '--email', 'bo@north.test', '--name', 'Bo Berg']);
+    const changed = await json(['user', 'role', '--org', 'north-clinic', '--email', 'BO@north.test', '--role', 'admin']);
+    assert.equal(changed.organizationRole, 'ADMIN');
+    const bad = await foyer(['user', 'role', '--org', 'north-clinic', '--email', 'bo@north.test', '--role', 'OWNER']);
+    assert.equal(bad.code, 1);
+    assert.match(bad.stderr, /role is USER or ADMIN/);
+    const { changes } = await json(['org', 'changes', 'north-clinic']);
+    assert.deepEqual(changes[0].detail, { from: 'USER', to: 'ADMIN' });
+    assert.equal(changes[0].action, 'member.role_changed');
+    assert.deepEqual(changes[0].actor, { kind: 'operator', id: null, label: 'operator' });
+    assert.equal(changes[0].subject.label, 'Bo Berg <bo@north.test>');
+    assert.ok(changes.some((c: { action: string }) => c.action === 'member.added'));
+    const removed = await json(['user', 'remove', '--org', 'north-clinic', '--email', 'bo@north.test']);
+    assert.equal(removed.removed, true);
+    const human = await foyer(['org', 'changes', 'north-clinic', '--limit', '1']);
+    assert.match(human.stdout, /^\d{4}-\d\d-\d\dT[^\t]+\toperator\tmember\.removed\tBo Berg <bo@north\.test>/);
+  });
+
+  it('shows, sets, adds, removes and clears the allowed embedding origins, refusing a bad one', async () => {
+    assert.deepEqual(await json(['org', 'origins', 'north-clinic']), { origins: [] });
+    assert.deepEqual(await json(['org', 'origins', 'north-clinic', '--set', 'https://Portal.north.test, http://localhost:3001']), {
+      origins: ['https://portal.north.test', 'http://localhost:3001'],
+    });
+    assert.deepEqual((await json(['org', 'origins', 'north-clinic', '--add', 'https://app.north.test'])).origins.length, 3);
+    assert.deepEqual(await json(['org', 'origins', 'north-clinic', '--remove', 'http://localhost:3001/']), { origins: ['https://portal.north.test', 'https://app.north.test'] });
+    const bad = await foyer(['org', 'origins', 'north-clinic', '--add', 'https://*.north.test']);
+    assert.equal(bad.code, 1);
+    assert.match(bad.stderr, /Wildcards are not allowed/);
+    const both = await foyer(['org', 'origins', 'north-clinic', '--add', 'https://a.test', '--clear']);
+    assert.equal(both.code, 2);
+    assert.deepEqual(await json(['org', 'origins', 'north-clinic', '--clear']), { origins: [] });
+    const human = await foyer(['org', 'origins', 'north-clinic']);
+    assert.match(human.stdout, /No allowed origins for north-clinic/);
+    const { changes } = await json(['org', 'changes', 'north-clinic', '--limit', '1']);
+    assert.deepEqual(changes[0].detail, { added: [], removed: ['https://portal.north.test', 'https://app.north.test'] });
+  });
+
   it('sets, shows and removes single sign-on, never printing the client secret', async () => {
     const withKey = { SSO_SECRET_KEY: SSO_KEY };
     const noKey = await foyer(['org', 'sso', 'north-clinic', '--issuer', 'https://login.north.test', '--client-id', 'foyer', '--client-secret', SECRET]);

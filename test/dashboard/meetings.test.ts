@@ -78,7 +78,7 @@ for (const database of await testDatabases()) {
 
       const read = await api.get(`/v3/meeting/${id}`);
       assert.equal(read.status, 200);
-      assert.deepEqual(read.body, { id, redirectUrl: link });
+      assert.deepEqual(read.body, { id, redirectUrl: link, state: 'open', closedAt: null });
       const meeting = await getMeeting(server.ctx, operator(), id);
       assert.deepEqual(meeting.queryParameters, { patient: 'A-1042', lang: 'de' });
       assert.equal(meeting.type, 'CONSULTATION');
@@ -106,7 +106,7 @@ for (const database of await testDatabases()) {
       assert.equal(created.status, 303);
       assert.equal(idOf(created.location), own);
       const read = await api.get(`/v3/meeting/${own}`);
-      assert.deepEqual(read.body, { id: own, redirectUrl: `http://meet.foyer.test/meetings/${own}`, isInfinite: true });
+      assert.deepEqual(read.body, { id: own, redirectUrl: `http://meet.foyer.test/meetings/${own}`, isInfinite: true, state: 'open', closedAt: null });
       const row = tableRows((await ann.get('/dashboard/meetings?lang=en')).text, 'meetings').find((r) => r.tag.includes(own))!;
       assert.match(row.text, /Meeting · Never closes/);
       assert.match(row.text, /Open Closes at: Never Ann Lee/);

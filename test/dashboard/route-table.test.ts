@@ -27,7 +27,7 @@ import { dashboardRouteTable, fillings, type DashboardRoute } from '../support/d
 import { seedOrganization, startServer, type SeededOrganization, type TestServer } from '../support/server.ts';
 
 /** Sections only an ADMIN may reach, by path prefix (whichever routes they hold). */
-const ADMIN_SECTIONS = ['/dashboard/keys', '/dashboard/usage', '/dashboard/webhooks'];
+const ADMIN_SECTIONS = ['/dashboard/keys', '/dashboard/usage', '/dashboard/webhooks', '/dashboard/members', '/dashboard/embedding'];
 
 /** Every real id and slug of an organization's objects: what a prying member would try. */
 async function realIds(ctx: DomainContext, seeded: SeededOrganization, tag: string): Promise<string[]> {
@@ -65,6 +65,7 @@ async function stateOf(ctx: DomainContext, organization: Organization) {
     boards: await store.listSpaces(organization.id, 'board', all),
     queues: await store.listSpaces(organization.id, 'queue', all),
     webhooks: await store.listWebhookEndpoints(organization.id),
+    origins: await store.listAllowedOrigins(organization.id),
     deliveries: await Promise.all((await store.listWebhookEndpoints(organization.id)).map((e) => store.listWebhookDeliveries(organization.id, e.id, 100))),
   };
 }
@@ -76,7 +77,7 @@ function hostileForm(memberIds: string[], email: string): Record<string, string 
   return {
     name: `Hijacked ${tag}`, slug: `hijacked-${tag}`, title: 'Hijacked', closingMessage: 'Hijacked', isActive: 'true', hasWaitingList: 'true',
     memberIds, type: 'MEETING', ownerEmail: email, meetingId: '', queryKey: 'k', queryValue: 'v', expires: 'never', expiresAt: '', role: 'ADMIN',
-    url: `https://hijacked.example.test/${tag}`, events: ['meeting.created'], description: 'Hijacked',
+    url: `https://hijacked.example.test/${tag}`, events: ['meeting.created'], description: 'Hijacked', origins: 'https://hijacked.example.test',
   };
 }
 
@@ -160,7 +161,7 @@ for (const database of await testDatabases()) {
       });
     });
 
-    it('refuses a USER every route of the keys, webhooks and usage sections (403), with their own organization’s ids, changing nothing', async (t) => {
+    it('refuses a USER every route of the keys, webhooks, usage, members and embedding sections (403), with their own organization’s ids, changing nothing', async (t) => {
       const adminOnly = routes.filter((r) => ADMIN_SECTIONS.some((prefix) => r.url === prefix || r.url.startsWith(`${prefix}/`)));
       // Every section exists: a renamed one must not drop out of this check unnoticed.
       for (const prefix of ADMIN_SECTIONS) assert.ok(adminOnly.some((r) => r.url === prefix || r.url.startsWith(`${prefix}/`)), `routes under ${prefix}`);

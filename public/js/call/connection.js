@@ -46,7 +46,9 @@ export async function connect(c) {
   }
   const { audio, video } = announced(state);
   c.joinedWith = { audio, video, screen: false };
-  signalling.send({ type: 'join', ...settings.target, name: state.name, audio, video });
+  // A member's link carries their pass to this meeting (`?pass=`): the server lets them in as that member.
+  const pass = c.params.get('pass');
+  signalling.send({ type: 'join', ...settings.target, name: state.name, audio, video, ...(pass ? { pass } : {}) });
 }
 
 function onWelcome(c, m) {
@@ -83,6 +85,8 @@ function onWelcome(c, m) {
 
 async function onMessage(c, m) {
   const { state, t } = c;
+  // Before anything changes: what listens (an embedding page's bridge) hears the message as it came.
+  c.emit('message', m);
   switch (m.type) {
     case 'knocking':
       resetBackoff(c);

@@ -19,6 +19,7 @@ export function finish(c, kind, code) {
   stopMonitors(c);
   stopMedia(c);
   state.participants = [];
+  c.emit('finished', kind, code);
   if (c.onEnd && c.onEnd(kind, code) !== false) return;
   const messages = {
     left: t('left'),

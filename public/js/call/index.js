@@ -59,8 +59,8 @@ export function createCall(page, { onEnd = null, waitingCall = false } = {}) {
       listeners.get(event).add(fn);
       return () => listeners.get(event)?.delete(fn);
     },
-    emit(event) {
-      for (const fn of [...(listeners.get(event) ?? [])]) fn();
+    emit(event, ...args) {
+      for (const fn of [...(listeners.get(event) ?? [])]) fn(...args);
     },
     refresh: () => refresh(c),
     relayout: () => relayout(c),

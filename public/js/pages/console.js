@@ -4,6 +4,7 @@
 // arrivals in the background, and the call with the client they take.
 // Its parts are in public/js/console/. This is the page's entry: it
 // creates the page's state, its console socket and its call.
+import { embedCall } from '../call/embed.js';
 import { askToNotify, createAlerts, notifyPermission } from '../console/alerts.js';
 import { createConsoleCall } from '../console/call.js';
 import { ConsoleSocket } from '../console/socket.js';
@@ -26,6 +27,7 @@ const renderView = createConsoleView(texts);
 const alerts = createAlerts(ct);
 const consoleCall = createConsoleCall(page);
 const { call } = consoleCall;
+const bridge = embedCall(page, call, 'console', { spaceId: settings.console.spaceId });
 const box = $('console');
 let lastView = null;
 let seen = null;
@@ -58,6 +60,7 @@ function showError(text) {
 
 function onView(view) {
   lastView = view;
+  bridge.observe({ type: 'console', view });
   box.dataset.state = 'open';
   $('console-connection').textContent = '';
   // Arrivals since the last view (none on the first: those were there before the page).

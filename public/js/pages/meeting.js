@@ -2,6 +2,7 @@
 // for /meetings/:id and /:slug): the pre-join screen, then the call. The
 // call component is public/js/call/, the helpers any page uses public/js/lib/.
 // This is the page's entry: it creates the page's state and its call.
+import { embedCall } from '../call/embed.js';
 import { createCall } from '../call/index.js';
 import { createPageState } from '../lib/page-state.js';
 import { meetingTexts } from '../shared/strings/meeting.js';
@@ -14,6 +15,8 @@ const { state, params } = page;
 document.documentElement.lang = page.lang;
 if (page.embed) document.body.classList.add('embed');
 const call = createCall(page);
+const target = page.settings.target;
+embedCall(page, call, 'meeting', 'meetingId' in target ? { meetingId: target.meetingId } : { slug: target.slug });
 
 // Test and diagnostics hook (read-only views of the call).
 window.foyer = {

@@ -4,6 +4,7 @@
 // member (the same camera, nothing asked again), and a closing screen.
 // Its own parts are in public/js/waiting/. This is the page's entry: it
 // creates the page's state, its call and its place in line.
+import { embedCall } from '../call/embed.js';
 import { createCall } from '../call/index.js';
 import { createPageState } from '../lib/page-state.js';
 import { CloseCode } from '../shared/close-codes.js';
@@ -45,6 +46,7 @@ const call = createCall(page, {
   },
 });
 const screens = createScreens(page, call, wt);
+const bridge = embedCall(page, call, 'waiting', { slug: settings.waiting.slug });
 const line = createLine(page, { onView, onRefused, onDrop: () => screens.showDropped() });
 
 // Test and diagnostics hook (read-only).
@@ -69,6 +71,8 @@ function end(kind, view) {
     call.drop();
   }
   call.stopMedia();
+  // A call's end was told by the call itself; a wait that ended without one is told here.
+  if (kind === 'declined' || kind === 'closed') bridge.finished(kind, view?.message ? { message: view.message } : {});
   screens.showEnd(kind, view);
 }
 
@@ -96,6 +100,7 @@ function leaveCall() {
 
 function onView(view) {
   lastView = view;
+  bridge.observe({ type: 'waiting', view });
   if (over) return;
   if (FINAL.has(view.state)) return end(view.state, view);
   if ((view.state === 'reserved' || view.state === 'in_call') && view.meetingId) {
@@ -132,6 +137,7 @@ function leave() {
   line.leave();
   over = true;
   call.stopMedia();
+  bridge.finished('left');
   screens.showEnd('left');
 }
 

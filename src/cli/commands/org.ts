@@ -1,12 +1,16 @@
 /**
  * @module cli/commands/org
- * `foyer org create|list|show|sso` (sso in sso.ts).
+ * `foyer org create|list|show|changes|sso|origins` (sso in sso.ts,
+ * origins in origins.ts).
  */
 import type { Command } from 'commander';
+import { operatorActor } from '../../domain/actors.ts';
+import { listOrganizationChanges } from '../../domain/organization-changes.ts';
 import { createOrganization, getOrganization, listOrganizations } from '../../domain/organizations.ts';
 import type { Output } from '../output.ts';
-import { presentOrganization, presentUser } from '../presenters.ts';
+import { presentChange, presentOrganization, presentUser } from '../presenters.ts';
 import { withContext } from '../context.ts';
+import { registerOrigins } from './origins.ts';
 import { registerSso } from './sso.ts';
 
 export function registerOrg(program: Command, out: () => Output): void {
@@ -53,5 +57,24 @@ export function registerOrg(program: Command, out: () => Output): void {
       }),
     );
 
+  org
+    .command('changes')
+    .description("the record of changes to an organization's members and settings, newest first")
+    .argument('<org>', 'id or slug')
+    .option('--limit <n>', 'how many (at most 100)', '50')
+    .action((ref: string, opts: { limit: string }) =>
+      withContext(async (ctx) => {
+        const found = await getOrganization(ctx, ref);
+        const page = await listOrganizationChanges(ctx, operatorActor(found), { limit: Number(opts.limit) || 50 });
+        out().result(
+          { changes: page.items.map(presentChange) },
+          page.items.length
+            ? page.items.map((c) => `${c.createdAt.toISOString()}\t${c.actor.label}\t${c.action}\t${c.subject?.label ?? ''}\t${JSON.stringify(c.detail)}`)
+            : 'No changes recorded.',
+        );
+      }),
+    );
+
   registerSso(org, out);
+  registerOrigins(org, out);
 }

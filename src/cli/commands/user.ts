@@ -1,13 +1,15 @@
 /**
  * @module cli/commands/user
- * `foyer user add|remove|invite|reset`.
+ * `foyer user add|remove|role|invite|reset`. The operator acts through
+ * the same commands as the organization's ADMINs in the dashboard, and
+ * every change is recorded as the operator's.
  */
 import type { Command } from 'commander';
 import { operatorActor } from '../../domain/actors.ts';
 import { ValidationError } from '../../domain/errors.ts';
 import { issueMemberLink, OPERATOR_LINK_HOURS } from '../../domain/member-links.ts';
 import type { MemberLinkPurpose } from '../../domain/types.ts';
-import { addUser, getOrganization, removeUser } from '../../domain/organizations.ts';
+import { addUser, changeUserRole, getOrganization, removeUser } from '../../domain/organizations.ts';
 import type { Output } from '../output.ts';
 import { presentUser } from '../presenters.ts';
 import { withContext } from '../context.ts';
@@ -46,6 +48,20 @@ export function registerUser(program: Command, out: () => Output): void {
         const org = await getOrganization(ctx, opts.org);
         const removed = await removeUser(ctx, operatorActor(org), opts.email);
         out().result({ ...presentUser(removed), removed: true }, `Removed ${removed.email} from ${org.slug}.`);
+      }),
+    );
+
+  user
+    .command('role')
+    .description("change a user's role (taking ADMIN away signs them out)")
+    .requiredOption('--org <org>', 'organization id or slug')
+    .requiredOption('--email <email>', 'email address')
+    .requiredOption('--role <role>', 'USER or ADMIN')
+    .action((opts: { org: string; email: string; role: string }) =>
+      withContext(async (ctx) => {
+        const org = await getOrganization(ctx, opts.org);
+        const changed = await changeUserRole(ctx, operatorActor(org), { email: opts.email }, opts.role);
+        out().result(presentUser(changed), `${changed.email} is now ${changed.role} in ${org.slug}.`);
       }),
     );
 

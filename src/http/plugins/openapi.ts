@@ -36,6 +36,11 @@ export async function installOpenApi(app: AnyFastify, config: Pick<Config, 'apiP
           description:
             'Extension beyond the spec, under /v3/webhooks: signed webhooks (Standard Webhooks headers webhook-id, webhook-timestamp, webhook-signature) telling an organization’s servers about meetings, participants, rooms and waiting lists.',
         },
+        {
+          name: 'embedding',
+          description:
+            'Extension beyond the spec, under /v3/allowed-origins: the origins allowed to embed the organization’s meeting, waiting and console pages in an iframe and to exchange events and commands with them (see docs/embedding.md).',
+        },
         { name: 'v2', description: 'JSON, camelCase; organization, meetings, rooms.' },
         { name: 'v1', description: 'Form-encoded, snake_case; organization, meetings, rooms.' },
       ],

@@ -4,6 +4,7 @@
  * v3, `isInfinite` differ; a v3 CONSULTATION has no `isInfinite` key at all.
  */
 import { Type, type Static } from '@fastify/type-provider-typebox';
+import { meetingState } from '../../domain/lifecycle.ts';
 import { meetingUrl } from '../../domain/links.ts';
 import type { Meeting } from '../../domain/types.ts';
 
@@ -31,4 +32,19 @@ export function presentMeetingV2(publicUrl: string, meeting: Meeting): Static<ty
 export function presentMeetingV3(publicUrl: string, meeting: Meeting): Static<typeof MeetingV3Schema> {
   if (meeting.type === 'CONSULTATION') return { id: meeting.id, redirectUrl: meetingUrl(publicUrl, meeting) };
   return { id: meeting.id, redirectUrl: meetingUrl(publicUrl, meeting), isInfinite: meeting.isInfinite };
+}
+
+/** `GET /v3/meeting/:id` (a Foyer extension of the spec's object): the v3 meeting with whether it is still open. */
+export const MeetingV3ReadSchema = Type.Object({
+  ...MeetingV3Schema.properties,
+  state: Type.Union([Type.Literal('open'), Type.Literal('closed')], {
+    description: 'Foyer extension. open: participants can join; closed: ended (idle for 15 minutes, or ended for everyone), its page answers 410.',
+  }),
+  closedAt: Type.Union([Type.String({ format: 'date-time' }), Type.Null()], { description: 'Foyer extension. When it closed (ISO 8601); null while open.' }),
+});
+
+export function presentMeetingV3Read(publicUrl: string, meeting: Meeting, now: Date): Static<typeof MeetingV3ReadSchema> {
+  const open = meetingState(meeting, now) === 'open';
+  const closedAt = open ? null : (meeting.closedAt ?? meeting.deletedAt ?? meeting.closesAt);
+  return { ...presentMeetingV3(publicUrl, meeting), state: open ? 'open' : 'closed', closedAt: closedAt?.toISOString() ?? null };
 }

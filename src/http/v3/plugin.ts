@@ -4,16 +4,18 @@
  * meeting types, `isInfinite`, client-chosen `meetingId`, `queryParameters`
  * with the short redirect URL, meeting deletion, room read by slug (rooms
  * are created through v1/v2), boards and queues (see `spaces.ts`), and,
- * beyond the spec, webhook endpoints (see `webhooks.ts`).
+ * beyond the spec, webhook endpoints (see `webhooks.ts`) and the origins
+ * allowed to embed the pages (`allowed-origins.ts`).
  */
 import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { DomainContext } from '../../domain/context.ts';
+import type { LiveContext } from '../../domain/lifecycle.ts';
 import { createMeeting, deleteMeeting, getMeeting } from '../../domain/meetings.ts';
 import { readOrganization } from '../../domain/organizations.ts';
 import { getRoom } from '../../domain/rooms.ts';
 import { actorOf } from '../plugins/auth.ts';
 import { installErrorHandler } from '../plugins/errors.ts';
-import { MeetingV3Schema, presentMeetingV3 } from '../presenters/meeting.ts';
+import { MeetingV3ReadSchema, MeetingV3Schema, presentMeetingV3, presentMeetingV3Read } from '../presenters/meeting.ts';
 import { OrganizationSchema, presentOrganization } from '../presenters/organization.ts';
 import { RoomV2Schema, presentRoomV2 } from '../presenters/room.ts';
 import { roomSlug } from '../path-values.ts';
@@ -21,6 +23,9 @@ import { BODY_ERRORS, MeetingIdParams, SlugParams, problemResponses } from '../r
 import { JSON_MEDIA_TYPE, acceptJsonBodies, installBodyDefaults, locationOf } from '../wire.ts';
 import { registerSpaceRoutes } from './spaces.ts';
 import { registerWebhookRoutes } from './webhooks.ts';
+import { registerAllowedOriginRoutes } from './allowed-origins.ts';
+import { registerMeetingControlRoutes } from './meeting-control.ts';
+import { registerWaitingRoutes } from './waiting.ts';
 
 const tags = ['v3'];
 
@@ -44,7 +49,7 @@ const CreateMeetingV3Body = Type.Object({
   ),
 });
 
-export const v3Plugin: FastifyPluginAsyncTypebox<{ ctx: DomainContext }> = async (app, { ctx }) => {
+export const v3Plugin: FastifyPluginAsyncTypebox<{ ctx: DomainContext; live: LiveContext }> = async (app, { ctx, live }) => {
   // The spec spells the member list `membersIds`; the domain calls it `memberIds`.
   installErrorHandler(app, { renameField: (field) => (field === 'memberIds' ? 'membersIds' : field), bodyMediaType: JSON_MEDIA_TYPE });
   await acceptJsonBodies(app);
@@ -95,12 +100,12 @@ export const v3Plugin: FastifyPluginAsyncTypebox<{ ctx: DomainContext }> = async
       schema: {
         tags,
         operationId: 'v3GetMeeting',
-        summary: 'Read a meeting',
+        summary: 'Read a meeting, with whether it is still open',
         params: MeetingIdParams,
-        response: { 200: MeetingV3Schema, ...problemResponses(404) },
+        response: { 200: MeetingV3ReadSchema, ...problemResponses(404) },
       },
     },
-    async (request) => presentMeetingV3(ctx.publicUrl, await getMeeting(ctx, actorOf(request), request.params.id)),
+    async (request) => presentMeetingV3Read(ctx.publicUrl, await getMeeting(ctx, actorOf(request), request.params.id), ctx.now()),
   );
 
   app.delete(
@@ -136,4 +141,7 @@ export const v3Plugin: FastifyPluginAsyncTypebox<{ ctx: DomainContext }> = async
 
   registerSpaceRoutes(app, ctx);
   registerWebhookRoutes(app, ctx);
+  registerAllowedOriginRoutes(app, ctx);
+  registerMeetingControlRoutes(app, live);
+  registerWaitingRoutes(app, live);
 };

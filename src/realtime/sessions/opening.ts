@@ -14,6 +14,7 @@
  */
 import { DomainError } from '../../domain/errors.ts';
 import { joinPlace } from '../../domain/joining.ts';
+import { memberOfPass } from '../../domain/member-pass.ts';
 import { checkDisplayName } from '../../domain/places.ts';
 import { arrive } from '../../domain/waiting/arrival.ts';
 import { openConsole } from '../../domain/waiting/consoles.ts';
@@ -29,7 +30,11 @@ import { WaitingClientSession } from './waiting-client.ts';
 export async function handleJoin(connection: SessionHost, message: MessageOf<'join'>): Promise<void> {
   const { ctx, participantLists } = connection.services;
   const { target, name, audio, video } = message;
-  const arrival = { connectionId: connection.id, actor: connection.member, guestKey: connection.guestKey, target, name, audio, video };
+  // A member's pass to this meeting makes the connection that member for this join (their link, opened without a sign-in session).
+  const passed = message.pass && 'meetingId' in target ? await memberOfPass(ctx, message.pass, target.meetingId) : null;
+  const actor = passed ?? connection.member;
+  const guestKey = passed?.kind === 'member' ? `member:${passed.user.id}` : connection.guestKey;
+  const arrival = { connectionId: connection.id, actor, guestKey, target, name, audio, video };
   const since = participantLists.mark();
   const outcome = await joinPlace(ctx, arrival);
   switch (outcome.kind) {

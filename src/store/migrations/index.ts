@@ -17,6 +17,8 @@ import { webhooks } from './013_webhooks.ts';
 import { meetingAdmin } from './014_meeting_admin.ts';
 import { lists } from './015_lists.ts';
 import { sfuPlacements } from './016_sfu_placements.ts';
+import { organizationChanges } from './017_organization_changes.ts';
+import { allowedOrigins } from './018_allowed_origins.ts';
 
 const migrations: Record<string, Migration> = {
   '001_initial': initial,
@@ -30,6 +32,8 @@ const migrations: Record<string, Migration> = {
   '014_meeting_admin': meetingAdmin,
   '015_lists': lists,
   '016_sfu_placements': sfuPlacements,
+  '017_organization_changes': organizationChanges,
+  '018_allowed_origins': allowedOrigins,
 };
 
 export const migrationProvider: MigrationProvider = {

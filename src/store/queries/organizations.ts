@@ -76,4 +76,41 @@ export const organizationQueries: OrganizationStore & ThisType<QueryContext> = {
       }),
     );
   },
+
+  async setUserRole(organizationId, userId, role) {
+    const row = await this.db
+      .updateTable('users')
+      .set({ role })
+      .where('id', '=', userId)
+      .where('organization_id', '=', organizationId)
+      .returningAll()
+      .executeTakeFirst();
+    return row && rowToUser(row);
+  },
+
+  async usersWithPassword(organizationId) {
+    const rows = await this.db
+      .selectFrom('users')
+      .select('id')
+      .where('organization_id', '=', organizationId)
+      .where('password_hash', 'is not', null)
+      .execute();
+    return rows.map((r) => r.id);
+  },
+
+  async listAllowedOrigins(organizationId) {
+    const rows = await this.db.selectFrom('allowed_origins').select('origin').where('organization_id', '=', organizationId).orderBy('position').execute();
+    return rows.map((r) => r.origin);
+  },
+
+  async replaceAllowedOrigins(organizationId, origins, at) {
+    await atomically(this.db, async (trx) => {
+      await trx.deleteFrom('allowed_origins').where('organization_id', '=', organizationId).execute();
+      if (origins.length === 0) return;
+      await trx
+        .insertInto('allowed_origins')
+        .values(origins.map((origin, position) => ({ organization_id: organizationId, origin, position, created_at: at.getTime() })))
+        .execute();
+    });
+  },
 };

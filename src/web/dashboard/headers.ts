@@ -1,7 +1,8 @@
 /**
  * @module web/dashboard/headers
  * Security headers of every dashboard page: a strict CSP (scripts and
- * styles only from this origin, nothing inline), no framing at all, no
+ * styles only from this origin, nothing inline), no framing (except a
+ * console, by the organization's allowed origins), no
  * referrer beyond this origin, no MIME sniffing, and no caching (pages
  * show an organization's data and, once, a key's secret).
  */
@@ -18,6 +19,8 @@ export interface HeaderOptions {
   calls?: boolean;
   /** Extra connect-src sources for a page that opens the signalling socket (a console); used with `calls`. */
   sockets?: string;
+  /** Origins that may frame the page (a console embedded in the organization's application); none by default. */
+  frameAncestors?: readonly string[];
 }
 
 export function dashboardHeaders(reply: FastifyReply, options: HeaderOptions = {}): void {
@@ -34,12 +37,13 @@ export function dashboardHeaders(reply: FastifyReply, options: HeaderOptions = {
       "font-src 'self'",
       "base-uri 'none'",
       ["form-action 'self'", ...(options.formAction ?? [])].join(' '),
-      "frame-ancestors 'none'",
+      options.frameAncestors?.length ? `frame-ancestors 'self' ${options.frameAncestors.join(' ')}` : "frame-ancestors 'none'",
     ].join('; '),
   );
   reply.header('referrer-policy', 'same-origin');
   reply.header('x-content-type-options', 'nosniff');
-  reply.header('x-frame-options', 'DENY');
+  // X-Frame-Options cannot name a list; CSP frame-ancestors says it for every browser that has it.
+  if (!options.frameAncestors?.length) reply.header('x-frame-options', 'DENY');
   reply.header('cache-control', 'no-store');
   reply.header(
     'permissions-policy',

@@ -17,7 +17,9 @@ import { installDashboardErrors } from './errors.ts';
 import { authRoutes } from './routes/auth.ts';
 import { consoleRoutes } from './routes/consoles.ts';
 import { keyRoutes } from './routes/keys.ts';
+import { embeddingRoutes } from './routes/embedding.ts';
 import { meetingRoutes } from './routes/meetings.ts';
+import { memberRoutes } from './routes/members.ts';
 import { overviewRoutes } from './routes/overview.ts';
 import { passwordResetRoutes } from './routes/password-reset.ts';
 import { roomRoutes } from './routes/rooms.ts';
@@ -43,6 +45,8 @@ const SECTIONS: DashboardRoutes[] = [
   keyRoutes,
   webhookRoutes,
   usageRoutes,
+  memberRoutes,
+  embeddingRoutes,
 ];
 
 export async function dashboardPlugin(app: FastifyInstance, options: DashboardOptions): Promise<void> {

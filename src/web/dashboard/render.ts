@@ -32,6 +32,8 @@ function navigation(request: FastifyRequest, t: (key: string) => string): NavIte
     [`${DASHBOARD}/keys`, 'navKeys', can(actor, 'apiKey.manage')],
     [`${DASHBOARD}/webhooks`, 'navWebhooks', can(actor, 'webhook.manage')],
     [`${DASHBOARD}/usage`, 'navUsage', can(actor, 'usage.read')],
+    [`${DASHBOARD}/members`, 'navMembers', can(actor, 'user.manage')],
+    [`${DASHBOARD}/embedding`, 'navEmbedding', can(actor, 'origins.manage')],
   ];
   return items
     .filter(([, , shown]) => shown)

@@ -11,6 +11,8 @@ import { DEFAULT_LANG, LANGS } from '../../../public/js/shared/langs.js';
 import { dashboardConsoleTexts } from '../../../public/js/shared/strings/dashboard-console.js';
 import { dashboardAccessTexts } from '../../../public/js/shared/strings/dashboard-access.js';
 import { dashboardKeysTexts } from '../../../public/js/shared/strings/dashboard-keys.js';
+import { dashboardEmbeddingTexts } from '../../../public/js/shared/strings/dashboard-embedding.js';
+import { dashboardMembersTexts } from '../../../public/js/shared/strings/dashboard-members.js';
 import { dashboardMeetingsTexts } from '../../../public/js/shared/strings/dashboard-meetings.js';
 import { dashboardPlacesTexts } from '../../../public/js/shared/strings/dashboard-places.js';
 import { dashboardRoomsTexts } from '../../../public/js/shared/strings/dashboard-rooms.js';
@@ -29,6 +31,8 @@ const TABLES: Array<Record<Lang, Record<string, string>>> = [
   dashboardKeysTexts,
   dashboardConsoleTexts,
   dashboardWebhooksTexts,
+  dashboardMembersTexts,
+  dashboardEmbeddingTexts,
 ];
 
 export const LANG_COOKIE = 'foyer_lang';

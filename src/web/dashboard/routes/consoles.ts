@@ -12,6 +12,7 @@ import type { Actor } from '../../../domain/actors.ts';
 import { can } from '../../../domain/policies.ts';
 import { getSpace, listSpaces } from '../../../domain/spaces.ts';
 import type { Space, SpaceKind } from '../../../domain/types.ts';
+import { allowedOriginsOf } from '../../../domain/allowed-origins.ts';
 import { iceServersFor } from '../../../realtime/ice.ts';
 import { bundleUrl } from '../../bundles.ts';
 import { scriptJson } from '../../views.ts';
@@ -74,7 +75,10 @@ export const consoleRoutes: DashboardRoutes = (app, { ctx, config }) => {
       const space = await getSpace(ctx, actor, kind, pathId(request.params.id, kind));
       const member = serves(space, userIdOf(actor));
       const problem = !member ? 'console.notMember' : !hasLine(space) ? 'console.noWaitingList' : undefined;
+      // A console may sit in the organization's own application (an iframe of an allowed origin, same site, for the session cookie).
+      const allowedParents = await allowedOriginsOf(ctx, actor.organization.id);
       const settings = {
+        allowedParents,
         target: null,
         title: null,
         iceServers: iceServersFor(config.ice, ctx.now()),
@@ -101,7 +105,7 @@ export const consoleRoutes: DashboardRoutes = (app, { ctx, config }) => {
           settingsJson: problem ? null : scriptJson(settings),
         },
         200,
-        { calls: !problem },
+        { calls: !problem, frameAncestors: allowedParents },
       );
     });
   }

@@ -18,6 +18,7 @@ export const overviewRoutes: DashboardRoutes = (app, { ctx }) => {
     return renderPage(request, reply, 'overview', {
       organization,
       users,
+      manageMembers: can(actor, 'user.manage'),
       usage: usage && { hour: usage.currentHour.requests, day: usage.currentDay.requests, quota: usage.quota },
     });
   });
