@@ -6,9 +6,13 @@
  * process on SQLite; the member's console and each client are headless
  * Chromium tabs with fake devices, on loopback; clients come in with
  * skipPrejoin=true so no human step is counted. Prints each run and the
- * medians.
+ * medians. A run where either page reports its connection failed, or shows
+ * no frame within 30 s, is printed as FAILED and left out of the times;
+ * the script then exits with 1.
  *
- *   node --import tsx scripts/accept-latency.ts [runs=7]
+ *   node --import tsx scripts/accept-latency.ts [runs=7] [--relay [--wrong-turn-secret]]
+ *
+ * `--relay` and `--wrong-turn-secret` as in scripts/join-latency.ts.
  */
 import type { Page } from 'playwright-core';
 import { startSession } from '../src/domain/sign-in.ts';
@@ -16,27 +20,24 @@ import { openTestDatabase } from '../test/support/databases.ts';
 import { seedOrganization, startServer } from '../test/support/server.ts';
 import { launch } from '../test/browser/support.ts';
 import { newSpace } from '../test/browser/waiting-support.ts';
+import { firstFrame, relayOption, summary } from './first-frame.ts';
 
-const runs = Number(process.argv[2] ?? 7);
+const args = process.argv.slice(2);
+const runs = Number(args.find((a) => !a.startsWith('--')) ?? 7);
+const relay = await relayOption(args);
 const db = await openTestDatabase('sqlite');
-const server = await startServer(db.store);
+const server = await startServer(db.store, relay.ice ? { ice: relay.ice } : {});
 const seeded = await seedOrganization(server.ctx, 'medical', [{ email: 'ann@clinic.test', fullName: 'Dr Ann', role: 'ADMIN' }]);
 const ann = seeded.users[0]!;
 const board = await newSpace(server, seeded, 'board', [ann]);
 const browser = await launch();
 
-/** The page's first remote frame, on its own clock or (wall) as epoch milliseconds: a fresh page's origin is the wall clock's. */
-const firstFrame = (page: Page, wall: boolean) =>
-  page.evaluate((asWall) => {
-    const at = (window as any).foyer.firstRemoteFrameAt() as number;
-    return asWall ? performance.timeOrigin + at : at;
-  }, wall);
-const median = (values: number[]) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted.length % 2 ? sorted[(sorted.length - 1) / 2]! : (sorted[sorted.length / 2 - 1]! + sorted[sorted.length / 2]!) / 2;
-};
+/** A page's clock as epoch milliseconds: a fresh page's origin is the wall clock's. */
+const timeOrigin = (page: Page) => page.evaluate(() => performance.timeOrigin);
+let failures = 0;
 
 try {
+  console.log(`calls ${relay.label}`);
   const memberContext = await browser.newContext({ permissions: ['camera', 'microphone'] });
   await memberContext.addCookies([{ name: 'foyer_session', value: (await startSession(server.ctx, ann, 'password')).token, url: server.origin }]);
   const member = await memberContext.newPage();
@@ -58,25 +59,32 @@ try {
       (document.querySelector('#waiting-list li:nth-child(1) button.accept') as HTMLButtonElement).click();
       return at;
     });
-    await member.waitForFunction(() => (window as any).foyer.firstRemoteFrameAt() !== null, undefined, { timeout: 30_000, polling: 20 });
-    await client.waitForFunction(() => (window as any).foyer.firstRemoteFrameAt() !== null, undefined, { timeout: 30_000, polling: 20 });
-    const m = (await firstFrame(member, false)) - clicked.page;
-    const c = (await firstFrame(client, true)) - clicked.wall;
-    toMember.push(m);
-    toClient.push(c);
-    toBoth.push(Math.max(m, c));
-    console.log(`run ${i}: member sees the client after ${m.toFixed(0)} ms, client sees the member after ${c.toFixed(0)} ms`);
+    const [onMember, onClient] = await Promise.all([firstFrame(member), firstFrame(client)]);
+    if (onMember.ok && onClient.ok) {
+      const m = onMember.at - clicked.page;
+      const c = (await timeOrigin(client)) + onClient.at - clicked.wall;
+      toMember.push(m);
+      toClient.push(c);
+      toBoth.push(Math.max(m, c));
+      console.log(`run ${i}: member sees the client after ${m.toFixed(0)} ms, client sees the member after ${c.toFixed(0)} ms`);
+    } else {
+      failures += 1;
+      console.log(`run ${i}: FAILED: ${[onMember.ok ? '' : `member: ${onMember.why}`, onClient.ok ? '' : `client: ${onClient.why}`].filter(Boolean).join('; ')}`);
+    }
     await member.click('#app #leave');
     await client.waitForSelector('#finished');
     await member.waitForFunction(() => (window as any).foyer.view().me.current === null);
     await context.close();
   }
-  console.log(
-    `median of ${runs} accepts: both sides see each other ${median(toBoth).toFixed(0)} ms after the click ` +
-      `(member ${median(toMember).toFixed(0)} ms, client ${median(toClient).toFixed(0)} ms); goal < 1000 ms`,
-  );
+  console.log(summary(`${runs} accepts, both sides seeing each other after the click`, toBoth, failures, 1000));
+  if (toBoth.length) {
+    console.log(`  ${summary('the member sees the client', toMember, 0, 1000)}`);
+    console.log(`  ${summary('the client sees the member', toClient, 0, 1000)}`);
+  }
 } finally {
   await browser.close();
   await server.close();
   await db.dispose();
+  await relay.turn?.stop();
 }
+if (failures) process.exitCode = 1;

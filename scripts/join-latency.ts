@@ -23,7 +23,16 @@
  * measures another checkout in place of this one (to bisect a regression
  * between two older commits).
  *
- *   node --import tsx scripts/join-latency.ts [--runs 9] [--shapes waiting,together] [--against DIR] [--this DIR]
+ * A join whose page reports its connection failed (no media within the
+ * page's bound), or that shows no frame within 30 s, is printed as FAILED
+ * and never counted as a time; the script then exits with 1.
+ *
+ * `--relay` starts coturn on loopback (test/support/coturn.ts) and has
+ * every version send all calls through it (ICE_TRANSPORT_POLICY=relay);
+ * `--wrong-turn-secret` gives Foyer a secret coturn refuses, to see failed
+ * joins reported as failures.
+ *
+ *   node --import tsx scripts/join-latency.ts [--runs 9] [--shapes waiting,together] [--against DIR] [--this DIR] [--relay [--wrong-turn-secret]]
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync, symlinkSync } from 'node:fs';
@@ -33,6 +42,7 @@ import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { CHROMIUM, CHROMIUM_ARGS } from '../test/browser/support.ts';
+import { firstFrame, median, relayOption, type FirstFrame } from './first-frame.ts';
 
 type Shape = 'waiting' | 'together';
 
@@ -45,6 +55,7 @@ const runs = Number(option('runs', '9'));
 const shapes = option('shapes', 'waiting,together')!.split(',') as Shape[];
 const against = option('against');
 const HERE = fileURLToPath(new URL('..', import.meta.url));
+const relay = await relayOption(args);
 
 interface Version {
   label: string;
@@ -56,6 +67,7 @@ interface Version {
   host?: Page;
   hostLink?: string;
   figures: Record<Shape, number[]>;
+  failures: Record<Shape, number>;
 }
 
 async function freePort(): Promise<number> {
@@ -81,7 +93,7 @@ async function start(label: string, dir: string, scratch: string): Promise<Versi
     symlinkSync(join(HERE, 'node_modules'), join(dir, 'node_modules'), 'dir');
   }
   const port = await freePort();
-  const env = { ...process.env, DATABASE_URL: `sqlite:${join(scratch, `${label}.db`)}`, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn', API_PREFIX: '/api' };
+  const env = { ...process.env, ...relay.env, DATABASE_URL: `sqlite:${join(scratch, `${label}.db`)}`, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn', API_PREFIX: '/api' };
   cli(dir, env, 'migrate');
   const org = cli(dir, env, 'org', 'create', '--name', `Latency ${label}`, '--type', 'basic');
   const key = cli(dir, env, 'key', 'create', '--org', org.slug!);
@@ -97,7 +109,7 @@ async function start(label: string, dir: string, scratch: string): Promise<Versi
     if (i > 300) throw new Error(`${label}: Foyer did not start within 30 s`);
     await new Promise((r) => setTimeout(r, 100));
   }
-  return { label, dir, origin, process: child, headers: { API_KEY: key.apiKey!, API_SECRET: key.apiSecret!, 'content-type': 'application/json' }, figures: { waiting: [], together: [] } };
+  return { label, dir, origin, process: child, headers: { API_KEY: key.apiKey!, API_SECRET: key.apiSecret!, 'content-type': 'application/json' }, figures: { waiting: [], together: [] }, failures: { waiting: 0, together: 0 } };
 }
 
 /** A new meeting's short link, whose stored parameters skip the pre-join screen. */
@@ -116,12 +128,7 @@ async function open(browser: Browser, link: string, name: string): Promise<Page>
   return page;
 }
 
-async function firstFrame(page: Page): Promise<number> {
-  await page.waitForFunction(() => (window as any).foyer?.firstRemoteFrameAt() != null, undefined, { timeout: 30_000, polling: 20 });
-  return page.evaluate(() => (window as any).foyer.firstRemoteFrameAt() as number);
-}
-
-async function measure(browser: Browser, v: Version, shape: Shape, i: number): Promise<number[]> {
+async function measure(browser: Browser, v: Version, shape: Shape, i: number): Promise<FirstFrame[]> {
   if (shape === 'waiting') {
     if (!v.host) {
       v.hostLink = await newLink(v);
@@ -137,14 +144,9 @@ async function measure(browser: Browser, v: Version, shape: Shape, i: number): P
   }
   const link = await newLink(v);
   const pages = await Promise.all([open(browser, link, `Ann${i}`), open(browser, link, `Bob${i}`)]);
-  const ms = await Promise.all(pages.map(firstFrame));
+  const ms = await Promise.all(pages.map((p) => firstFrame(p)));
   for (const p of pages) await p.context().close();
   return ms;
-}
-
-function median(xs: number[]): number {
-  const s = [...xs].sort((a, b) => a - b);
-  return s.length % 2 ? s[(s.length - 1) / 2]! : (s[s.length / 2 - 1]! + s[s.length / 2]!) / 2;
 }
 
 const scratch = mkdtempSync(join(tmpdir(), 'foyer-join-latency-'));
@@ -154,15 +156,19 @@ try {
   versions.push(await start('this', resolve(option('this', HERE)!), scratch));
   if (against) versions.push(await start('against', resolve(against), scratch));
   browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS, headless: true });
+  console.log(`# calls ${relay.label}`);
   for (const shape of shapes) {
     // One unmeasured warm-up per version: the first page load compiles the server's routes and fills caches.
     for (const v of versions) await measure(browser, v, shape, 0);
     for (let i = 1; i <= runs; i++) {
       const order = i % 2 ? versions : [...versions].reverse();
       for (const v of order) {
-        const ms = await measure(browser, v, shape, i);
-        v.figures[shape].push(...ms);
-        console.log(`${shape} ${i} ${v.label}: ${ms.map((m) => m.toFixed(0)).join(', ')} ms`);
+        const joins = await measure(browser, v, shape, i);
+        for (const join of joins) {
+          if (join.ok) v.figures[shape].push(join.at);
+          else v.failures[shape] += 1;
+        }
+        console.log(`${shape} ${i} ${v.label}: ${joins.map((j) => (j.ok ? `${j.at.toFixed(0)} ms` : `FAILED (${j.why})`)).join(', ')}`);
       }
     }
   }
@@ -170,9 +176,11 @@ try {
   for (const shape of shapes) {
     for (const v of versions) {
       const f = v.figures[shape];
-      console.log(`${shape.padEnd(8)} ${v.label.padEnd(8)} median ${median(f).toFixed(0)} ms over ${f.length} (min ${Math.min(...f).toFixed(0)}, max ${Math.max(...f).toFixed(0)})  ${v.dir}`);
+      const failed = v.failures[shape] ? `; ${v.failures[shape]} of ${f.length + v.failures[shape]} FAILED (no video)` : '';
+      const times = f.length ? `median ${median(f).toFixed(0)} ms over ${f.length} (min ${Math.min(...f).toFixed(0)}, max ${Math.max(...f).toFixed(0)})` : 'no successful join';
+      console.log(`${shape.padEnd(8)} ${v.label.padEnd(8)} ${times}${failed}  ${v.dir}`);
     }
-    if (versions.length === 2) {
+    if (versions.length === 2 && versions.every((v) => v.figures[shape].length)) {
       console.log(`${shape.padEnd(8)} ratio    this/against ${(median(versions[0]!.figures[shape]) / median(versions[1]!.figures[shape])).toFixed(2)}`);
     }
   }
@@ -181,4 +189,6 @@ try {
   await browser?.close();
   for (const v of versions) v.process.kill('SIGTERM');
   rmSync(scratch, { recursive: true, force: true });
+  await relay.turn?.stop();
 }
+if (versions.some((v) => shapes.some((shape) => v.failures[shape] > 0))) process.exitCode = 1;

@@ -118,6 +118,12 @@ export interface IceConfig {
   credential: string | undefined;
   /** coturn `static-auth-secret` (TURN_SECRET): Foyer then issues short-lived TURN credentials per page. */
   turnSecret: string | undefined;
+  /**
+   * ICE_TRANSPORT_POLICY: `relay` makes every browser use the TURN relay only,
+   * so participants never learn each other's addresses (and tests can prove
+   * the relay path); `all` (default) lets direct paths win.
+   */
+  transportPolicy: 'all' | 'relay';
 }
 
 export class ConfigError extends Error {
@@ -191,7 +197,12 @@ function iceConfig(env: Env): IceConfig {
     throw new ConfigError('TURN_USERNAME and TURN_CREDENTIAL are set together.');
   }
   if (turnSecret && username) throw new ConfigError('Set either TURN_SECRET or TURN_USERNAME/TURN_CREDENTIAL, not both.');
-  return { urls, username, credential, turnSecret };
+  const transportPolicy = env.ICE_TRANSPORT_POLICY?.trim() || 'all';
+  if (transportPolicy !== 'all' && transportPolicy !== 'relay') throw new ConfigError(`ICE_TRANSPORT_POLICY is all or relay, got "${transportPolicy}".`);
+  if (transportPolicy === 'relay' && !urls.some((u) => u.startsWith('turn'))) {
+    throw new ConfigError('ICE_TRANSPORT_POLICY=relay needs a turn: or turns: URL in ICE_SERVERS: without a relay no call can connect.');
+  }
+  return { urls, username, credential, turnSecret, transportPolicy };
 }
 
 /** `*`, `'self'`, `'none'`, schemes (`https:`) and origins (`https://*.example.com:8443`), space-separated. */

@@ -14,6 +14,8 @@ export interface ShellSettings {
   target: { meetingId: string } | { slug: string };
   title: string | null;
   iceServers: IceServer[];
+  /** RTCConfiguration.iceTransportPolicy (ICE_TRANSPORT_POLICY). */
+  iceTransportPolicy: 'all' | 'relay';
   wsPath: string;
   /** The origins the organization allows to embed this page: the only parents it talks to (public/js/lib/embed-bridge.js). */
   allowedParents: string[];

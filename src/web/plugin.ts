@@ -148,6 +148,7 @@ export async function webPlugin(app: FastifyInstance, opts: WebPluginOptions): P
       target,
       title,
       iceServers: iceServersFor(config.ice, ctx.now()),
+      iceTransportPolicy: config.ice.transportPolicy,
       wsPath: '/ws',
       allowedParents: origins,
       ...meeting,

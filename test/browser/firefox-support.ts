@@ -53,7 +53,7 @@ export interface LaunchedFirefox {
  * and playwright-core refuses a relative HOME, so Firefox gets a fresh
  * HOME of its own (which also keeps it away from a real ~/.mozilla).
  */
-export async function launchFirefox(): Promise<LaunchedFirefox> {
+export async function launchFirefox(extraPrefs: Record<string, string | number | boolean> = {}): Promise<LaunchedFirefox> {
   const home = mkdtempSync(join(tmpdir(), 'foyer-firefox-home-'));
   // playwright-core checks os.homedir() of this process before launching Firefox.
   if (!process.env.HOME || !isAbsolute(process.env.HOME)) process.env.HOME = home;
@@ -61,7 +61,7 @@ export async function launchFirefox(): Promise<LaunchedFirefox> {
     channel: 'moz-firefox',
     executablePath: FIREFOX,
     headless: true,
-    firefoxUserPrefs: FIREFOX_PREFS,
+    firefoxUserPrefs: { ...FIREFOX_PREFS, ...extraPrefs },
     env: { ...process.env, HOME: home } as Record<string, string>,
   });
   tolerateMissingMediaFeaturesOverride(browser);

@@ -93,6 +93,8 @@ export interface RemoteStats {
   audioPackets: number;
   audioSamples: number;
   audioEnergy: number;
+  /** Candidate types and ports of the path media takes ('host', 'srflx', 'prflx', 'relay'); null before there is one. */
+  path: { local: string | null; remote: string | null; localPort: number | null; remotePort: number | null } | null;
 }
 
 /** Per remote participant id. */

@@ -1,6 +1,6 @@
 /**
  * The realtime settings of src/config.ts: ICE servers, TURN credentials
- * (static or coturn's shared secret) and the framing origins.
+ * (static or coturn's shared secret), the transport policy and the framing origins.
  */
 import assert from 'node:assert/strict';
 import { createHmac } from 'node:crypto';
@@ -35,6 +35,14 @@ describe('realtime configuration', () => {
     const expiry = now.getTime() / 1000 + TURN_CREDENTIAL_TTL_SECONDS;
     assert.equal(turn?.username, `${expiry}:foyer`);
     assert.equal(turn?.credential, createHmac('sha1', 'shared').update(`${expiry}:foyer`).digest('base64'));
+  });
+
+  it('lets direct paths win by default, and forces the relay with ICE_TRANSPORT_POLICY=relay only where there is one', () => {
+    assert.equal(loadConfig({}).ice.transportPolicy, 'all');
+    assert.equal(loadConfig({ ICE_SERVERS: 'turn:turn.example.test:3478', ICE_TRANSPORT_POLICY: 'relay' }).ice.transportPolicy, 'relay');
+    for (const env of [{ ICE_TRANSPORT_POLICY: 'direct' }, { ICE_SERVERS: 'stun:turn.example.test:3478', ICE_TRANSPORT_POLICY: 'relay' }]) {
+      assert.throws(() => loadConfig(env), (e: unknown) => e instanceof ConfigError && e.message.startsWith('ICE_TRANSPORT_POLICY'), JSON.stringify(env));
+    }
   });
 
   it('refuses malformed ICE and framing settings with a clear message', () => {

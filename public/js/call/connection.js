@@ -57,7 +57,13 @@ function onWelcome(c, m) {
   state.host = m.host === true;
   state.locked = m.locked === true;
   state.knocks = [];
-  c.peerStates.clear();
+  // Rejoined as a new participant: the others drop the connections to the
+  // old one, so these cannot be kept (a resumed participant keeps its id, and them).
+  if (c.mesh.selfId && c.mesh.selfId !== m.you.id) {
+    c.mesh.closeAll();
+    c.peerStates.clear();
+    c.formerSelfId = c.mesh.selfId;
+  }
   resetBackoff(c);
   c.mesh.setSelf(m.you.id);
   // What is sent is what the page has now: the devices may have changed
@@ -73,6 +79,8 @@ function onWelcome(c, m) {
   // A raised hand survives a reconnect.
   if (c.ui.hand && c.features.has('hand')) state.signalling?.send({ type: 'hand', raised: true });
   onParticipants(c, m.participants, null);
+  if (c.returning) sayWhoIsBack(c);
+  c.returning = false;
 }
 
 async function onMessage(c, m) {
@@ -82,6 +90,9 @@ async function onMessage(c, m) {
   switch (m.type) {
     case 'knocking':
       resetBackoff(c);
+      // Back at the door (the meeting was locked meanwhile): no media until let in.
+      c.mesh.closeAll();
+      c.returning = false;
       return showKnock(c, m.wasRemoved);
     case 'welcome':
       return onWelcome(c, m);
@@ -135,6 +146,7 @@ function onParticipants(c, participants, before) {
     announceHands(c, before, participants);
   }
   refresh(c);
+  c.backNotice?.();
 }
 
 function onClose(c, code) {
@@ -148,8 +160,35 @@ function onClose(c, code) {
   if (code === CloseCode.notJoinable) return finish(c, 'notJoinable');
   if (code === CloseCode.badMessage && state.phase === 'prejoin') return; // bad_name: the pre-join screen shows why
   if (!RECONNECT_CODES.includes(code)) return finish(c, 'failed', code);
-  // Rejoined as a new participant: the old peer connections are of no use.
-  c.mesh.closeAll();
+  // The peer connections do not need the socket: they go on carrying media
+  // while the page rejoins (until the others hear that this participant left).
   state.signalling = null;
-  reconnectLater(c, () => connect(c));
+  // Said on every failed attempt too (phase "joining" then): the call is still there until a rejoin.
+  c.returning ||= state.phase === 'call';
+  reconnectLater(c, () => connect(c), c.returning && state.participants.length > 1 ? c.t('signallingLost') : c.t('reconnecting'));
+}
+
+const BACK_NOTICE_MS = 10_000;
+
+/** After a rejoin: who is there now, for a while, and as the list changes meanwhile. */
+function sayWhoIsBack(c) {
+  const notice = document.getElementById('notice');
+  if (!notice) return;
+  const show = () => {
+    if (!notice.isConnected || notice.dataset.back !== '1') return;
+    // Not this page's former self, which the server may list until it has seen the old socket close.
+    const others = c.state.participants.filter((p) => p.id !== c.state.selfId && p.id !== c.formerSelfId).map((p) => p.name);
+    notice.textContent = others.length ? c.tf('backWith', { names: [...new Set(others)].join(', ') }) : c.t('backAlone');
+  };
+  notice.dataset.sticky = '1';
+  notice.dataset.back = '1';
+  show();
+  c.backNotice = show;
+  setTimeout(() => {
+    if (c.backNotice !== show) return;
+    c.backNotice = null;
+    delete notice.dataset.sticky;
+    delete notice.dataset.back;
+    refresh(c);
+  }, BACK_NOTICE_MS);
 }

@@ -67,6 +67,7 @@ export function createCall(page, { onEnd = null, waitingCall = false } = {}) {
   };
   c.mesh = new Mesh({
     iceServers: page.settings.iceServers,
+    iceTransportPolicy: page.settings.iceTransportPolicy,
     send: (m) => c.state.signalling?.send(m),
     onStream: (id, stream) => attachStream(c, id, stream),
     // The person may still be there (a connection starting over): their tile stays until they leave the list.
@@ -131,6 +132,7 @@ export function createCall(page, { onEnd = null, waitingCall = false } = {}) {
     /** Read-only views for tests and diagnostics (window.foyer). */
     framesDecoded: () => c.mesh.framesDecoded(),
     stats: () => c.mesh.stats(),
+    peerStates: () => c.mesh.peerStates(),
     announced: () => announced(state),
     announcements: () => [...c.ui.announcements],
     sendProfile: () => c.ui.sendProfile ?? null,

@@ -25,8 +25,8 @@ export function renderPeople(c) {
     ...state.participants.map((p) => {
       const self = p.id === state.selfId;
       const s = self ? null : (c.peerStates.get(p.id) ?? { state: 'connecting', attempt: 0 });
-      const connection = s && s.state !== 'connected' ? el('small', { class: 'connection', 'data-state': s.state }, peerStateText(c, s, p.name)) : null;
-      const retry = s?.state === 'failed' ? el('button', { type: 'button', class: 'small retry', 'aria-label': `${t('retry')}: ${p.name}`, onclick: () => c.actions.retry(p.id) }, t('retry')) : null;
+      const connection = s && s.state !== 'connected' ? el('small', { class: 'connection', id: `listed-state-${p.id}`, 'data-state': s.state }, peerStateText(c, s, p.name)) : null;
+      const retry = s?.state === 'failed' ? el('button', { type: 'button', class: 'small retry', 'aria-describedby': `listed-state-${p.id}`, onclick: () => c.actions.retry(p.id) }, t('retry')) : null;
       const item = el(
         'li',
         { 'data-id': p.id },

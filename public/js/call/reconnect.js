@@ -22,11 +22,11 @@ export function cancelReconnect(c) {
   c.backoff.timer = null;
 }
 
-/** Shows that the connection was lost and calls `rejoin` after the next backoff step. */
-export function reconnectLater(c, rejoin) {
+/** Shows that the connection was lost (`text`, by default the plain notice) and calls `rejoin` after the next backoff step. */
+export function reconnectLater(c, rejoin, text = c.t('reconnecting')) {
   const notice = document.getElementById('notice');
   if (notice) {
-    notice.textContent = c.t('reconnecting');
+    notice.textContent = text;
     notice.dataset.sticky = '1';
   }
   const delay = c.backoff.delay;

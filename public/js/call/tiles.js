@@ -6,6 +6,7 @@
 // Where a tile sits is layout.js's business; where its stream comes from
 // (a mesh or an SFU) is not its business at all.
 import { el } from '../lib/dom.js';
+import { watchFirstFrame } from '../lib/first-frame.js';
 import { colourOf, initials } from './avatar.js';
 import { bars, icon } from './icons.js';
 
@@ -26,8 +27,9 @@ export function ensureTile(c, id, { self = false } = {}) {
   const badges = el('span', { class: 'badges' });
   const caption = el('figcaption', {}, hand, name, micOff, badges);
   const quality = el('span', { class: 'quality', role: 'img', hidden: self });
-  const stateText = el('p', { class: 'state-text' });
-  const retry = el('button', { type: 'button', class: 'small retry', hidden: true }, t('retry'));
+  const stateText = el('p', { class: 'state-text', id: `state-${id}` });
+  // Named "Try again" like every such button; the state it is about ("Can't reach Ann — …") tells several apart.
+  const retry = el('button', { type: 'button', class: 'small retry', hidden: true, 'aria-describedby': `state-${id}` }, t('retry'));
   const hint = el('p', { class: 'tip', hidden: true });
   const peerState = el('div', { class: 'peer-state', hidden: true }, stateText, retry, hint);
   const pin = el('button', { type: 'button', class: 'pin' }, icon('pin'));
@@ -38,9 +40,10 @@ export function ensureTile(c, id, { self = false } = {}) {
   retry.addEventListener('click', () => c.actions.retry(id));
   c.tiles.set(id, tile);
   document.getElementById('tiles')?.append(node);
-  if (!self && 'requestVideoFrameCallback' in video) {
-    const first = () => (c.state.firstRemoteFrameAt ??= performance.now());
-    video.requestVideoFrameCallback(first);
+  if (!self) {
+    watchFirstFrame(video, () => c.mesh.framesDecodedFrom?.(id) ?? Promise.resolve(1), (at) => {
+      c.state.firstRemoteFrameAt ??= at;
+    });
   }
   setQuality(c, tile, 0);
   return tile;
@@ -82,10 +85,11 @@ export function renderPeerState(c, tile) {
   tile.peerState.hidden = s.state === 'connected';
   tile.stateText.textContent = peerStateText(c, s, name);
   tile.retry.hidden = s.state !== 'failed';
-  tile.retry.setAttribute('aria-label', `${t('retry')}: ${name}`);
-  const hint = s.state === 'failed' && s.attempt >= 2 ? (s.hint === 'turn' ? t('hintTurn') : t('hintNetwork')) : '';
+  // The media source gives a hint once failure has repeated (lib/peer-health.js).
+  const hint = s.state === 'failed' && s.hint ? (s.hint === 'turn' ? t('hintTurn') : t('hintNetwork')) : '';
   tile.hint.hidden = !hint;
   tile.hint.textContent = hint;
+  if (s.hint && hint) tile.hint.dataset.hint = s.hint;
 }
 
 /** "Connecting…", "Reconnecting…", "Can't reach Ann — trying again", or nothing once connected. */

@@ -11,14 +11,21 @@
 // the other's audio and video as one stream: that is what browsers keep in
 // lip sync, and what Safari needs to play both from one <video>.
 //
+// Every remote participant has a PeerHealth (lib/peer-health.js) from the
+// moment it is known: its states go to `onPeerState(id, { state, attempt,
+// hint? })`. The offering side carries out the remedies (ICE restart, new
+// connections); the other side shows the same states and waits for them.
+// "Try again" (`retry(id)`) starts a new connection from either side: the
+// smaller id may then offer too, and where two offers cross, the greater
+// id's wins (the smaller id's side gives way), as in WebRTC's "perfect
+// negotiation" pattern.
+//
 // What the call needs of a media source (this mesh, or an SFU client beside
 // it): onStream(id, stream), onGone(id), onPeerState(id, {state, attempt,
-// hint}); setLocalTracks, replaceAudio, replaceVideo; audioLevels(),
+// hint}), retry(id); setLocalTracks, replaceAudio, replaceVideo; audioLevels(),
 // connectionStats() and setSendQuality(profile) (lib/peer-stats.js).
-import { arrivingLevel, capVideoSender, connectionFigures } from './peer-stats.js';
-
-/** How long the offering side waits for a connection before starting over. */
-const CONNECT_TIMEOUT_MS = 10_000;
+import { hasTurn, mediaCarried, PeerHealth } from './peer-health.js';
+import { arrivingLevel, capVideoSender, connectionFigures, decodedFrames, receivedFigures } from './peer-stats.js';
 
 /** The session id of an SDP's o= line: the same for every offer of one connection, new for a new one. */
 function sessionId(sdp) {
@@ -26,15 +33,21 @@ function sessionId(sdp) {
 }
 
 export class Mesh {
-  constructor({ iceServers, send, onStream, onGone, onPeerState = () => {}, connectTimeoutMs = CONNECT_TIMEOUT_MS }) {
+  constructor({ iceServers, iceTransportPolicy = 'all', send, onStream, onGone, onPeerState = () => {}, boundMs }) {
     this.iceServers = iceServers;
+    this.iceTransportPolicy = iceTransportPolicy;
     this.send = send;
     this.onStream = onStream;
     this.onGone = onGone;
     this.onPeerState = onPeerState;
     this.sendProfile = null;
-    this.connectTimeoutMs = connectTimeoutMs;
+    this.boundMs = boundMs;
+    /** The current connection to each remote participant that has one. */
     this.peers = new Map();
+    /** Every known remote participant's PeerHealth, connection or not. */
+    this.health = new Map();
+    /** The remote participants as the server last listed them (what they say they send). */
+    this.remotes = new Map();
     this.selfId = null;
     this.localStream = null;
     this.audioTrack = null;
@@ -66,21 +79,92 @@ export class Mesh {
   /** The server's participant list: connect to newcomers, drop those who left. */
   sync(participants) {
     const ids = new Set(participants.map((p) => p.id));
-    for (const id of [...this.peers.keys()]) if (!ids.has(id)) this.drop(id);
+    for (const id of new Set([...this.peers.keys(), ...this.health.keys()])) if (!ids.has(id)) this.drop(id);
     for (const p of participants) {
-      if (p.id === this.selfId || this.peers.has(p.id)) continue;
-      if (this.selfId > p.id) this.offer(p.id).catch(() => {});
+      if (p.id === this.selfId) continue;
+      this.remotes.set(p.id, p);
+      this.watch(p.id);
+      if (this.drives(p.id) && !this.peers.has(p.id)) this.offer(p.id).catch(() => {});
     }
+  }
+
+  /** "Try again" for one remote participant: a new connection now. */
+  retry(id) {
+    this.health.get(id)?.retry();
+  }
+
+  /** Each remote participant's state, as last reported (tests and diagnostics). */
+  peerStates() {
+    const result = {};
+    for (const [id, health] of this.health) result[id] = health.current;
+    return result;
+  }
+
+  /** This side offers to `id`, and carries out the remedies when the connection fails. */
+  drives(id) {
+    return this.selfId > id;
+  }
+
+  /** The PeerHealth of `id`, created and started on first sight. */
+  watch(id) {
+    let health = this.health.get(id);
+    if (health) return health;
+    health = new PeerHealth(
+      {
+        onState: (report) => {
+          if (report.state === 'connected') {
+            const peer = this.peers.get(id);
+            if (peer) this.capSender(peer);
+          }
+          this.onPeerState(id, report);
+        },
+        carried: (pc) => mediaCarried(pc, () => this.expectsMedia(id)),
+        restartIce: () => this.drives(id) && this.restartIce(id),
+        rebuild: () => this.drives(id) && this.rebuild(id),
+        retry: () => this.rebuild(id),
+      },
+      { boundMs: this.boundMs, turn: hasTurn(this.iceServers) },
+    );
+    this.health.set(id, health);
+    health.start();
+    return health;
+  }
+
+  /** What the other side says it sends; unknown (an offer before the list): assume media. */
+  expectsMedia(id) {
+    const p = this.remotes.get(id);
+    return p ? Boolean(p.audio || p.video || p.screen) : true;
+  }
+
+  restartIce(id) {
+    const peer = this.peers.get(id);
+    if (!peer) return void this.offer(id).catch(() => {});
+    peer.pc.restartIce();
+    void this.renegotiate(peer).catch(() => {});
+  }
+
+  rebuild(id) {
+    const peer = this.peers.get(id);
+    if (peer) this.close(peer);
+    this.offer(id).catch(() => {});
   }
 
   async handle(message) {
     if (message.type === 'offer') {
       let peer = this.peers.get(message.from);
       const session = sessionId(message.sdp);
-      // A different session is the offering side starting over (its connection
-      // never came up): applying it to the old connection would fail.
-      if (peer && peer.remoteSession && session !== peer.remoteSession) {
-        this.discard(peer);
+      if (peer && peer.pc.signalingState === 'have-local-offer') {
+        // Two offers crossed (a "Try again" on the other side): the greater id's stands.
+        if (this.drives(message.from)) return;
+        if (session === peer.remoteSession) await peer.pc.setLocalDescription({ type: 'rollback' });
+        else {
+          this.close(peer);
+          peer = undefined;
+        }
+      } else if (peer && peer.remoteSession && session !== peer.remoteSession) {
+        // A different session is the other side starting over on a new
+        // connection: applying it to the old one would fail.
+        this.close(peer);
         peer = undefined;
       }
       peer ??= this.create(message.from);
@@ -96,6 +180,7 @@ export class Mesh {
       const peer = this.peers.get(message.from);
       if (!peer || peer.pc.signalingState !== 'have-local-offer') return;
       await peer.pc.setRemoteDescription({ type: 'answer', sdp: message.sdp });
+      peer.remoteSession = sessionId(message.sdp);
       await this.flush(peer);
     } else if (message.type === 'ice') {
       // Candidates follow their offer or answer, so an unknown sender is one
@@ -108,10 +193,11 @@ export class Mesh {
   }
 
   create(id) {
-    const pc = new RTCPeerConnection({ iceServers: this.iceServers });
-    const peer = { id, pc, pending: [], remoteStream: null, remoteSession: null, watchdog: undefined, attempt: 0 };
+    const pc = new RTCPeerConnection({ iceServers: this.iceServers, iceTransportPolicy: this.iceTransportPolicy });
+    const peer = { id, pc, pending: [], remoteStream: null, remoteSession: null };
     this.peers.set(id, peer);
     pc.addEventListener('icecandidate', (e) => {
+      if (this.peers.get(id) !== peer) return;
       this.send({ type: 'ice', to: id, candidate: e.candidate ? e.candidate.toJSON() : null });
     });
     pc.addEventListener('track', (e) => {
@@ -124,25 +210,12 @@ export class Mesh {
       if (!peer.remoteStream.getTracks().includes(e.track)) peer.remoteStream.addTrack(e.track);
       this.onStream(id, peer.remoteStream);
     });
-    pc.addEventListener('connectionstatechange', () => {
-      if (pc.connectionState === 'connected') {
-        clearTimeout(peer.watchdog);
-        peer.attempt = 0;
-        this.onPeerState(id, { state: 'connected', attempt: 0 });
-        this.capSender(peer);
-      }
-      // A failed path (a network change) gets a fresh set of candidates, from the offering side.
-      if (pc.connectionState === 'failed' && this.selfId > id && this.peers.get(id) === peer) {
-        pc.restartIce();
-        void this.renegotiate(peer);
-      }
-    });
+    this.watch(id).attach(pc);
     return peer;
   }
 
-  async offer(id, attempt = 1) {
+  async offer(id) {
     const peer = this.create(id);
-    peer.attempt = attempt;
     const stream = this.localStream ? [this.localStream] : [];
     peer.pc.addTransceiver(this.audioTrack ?? 'audio', { direction: 'sendrecv', streams: stream });
     peer.pc.addTransceiver(this.videoTrack ?? 'video', { direction: 'sendrecv', streams: stream });
@@ -150,27 +223,9 @@ export class Mesh {
   }
 
   async renegotiate(peer) {
-    // Armed first, so that an offer that cannot even be made is retried too.
-    this.watch(peer);
     await peer.pc.setLocalDescription(await peer.pc.createOffer());
     if (this.peers.get(peer.id) !== peer) return;
     this.send({ type: 'offer', to: peer.id, sdp: peer.pc.localDescription.sdp });
-  }
-
-  /**
-   * An offer or answer lost on the way (a socket that dropped at that moment,
-   * a participant list that arrived late) would leave the pair without media
-   * for good: the offering side starts over with a new connection. Waits grow
-   * a little per attempt, for paths that are merely slow (TURN over TCP).
-   */
-  watch(peer) {
-    clearTimeout(peer.watchdog);
-    const wait = this.connectTimeoutMs * Math.min(Math.max(peer.attempt, 1), 3);
-    peer.watchdog = setTimeout(() => {
-      if (this.peers.get(peer.id) !== peer || peer.pc.connectionState === 'connected') return;
-      this.discard(peer);
-      this.offer(peer.id, peer.attempt + 1).catch(() => {});
-    }, wait);
   }
 
   /** The answering side's senders join our local stream, as the offering side's did through addTransceiver. */
@@ -209,20 +264,24 @@ export class Mesh {
     }
   }
 
-  discard(peer) {
-    clearTimeout(peer.watchdog);
+  /** Closes one connection; the participant stays (a new connection may follow). */
+  close(peer) {
     peer.pc.close();
     if (this.peers.get(peer.id) === peer) this.peers.delete(peer.id);
-    this.onGone(peer.id);
   }
 
+  /** The participant left: its connection, its state and its tile go. */
   drop(id) {
     const peer = this.peers.get(id);
-    if (peer) this.discard(peer);
+    if (peer) this.close(peer);
+    this.health.get(id)?.stop();
+    this.health.delete(id);
+    this.remotes.delete(id);
+    this.onGone(id);
   }
 
   closeAll() {
-    for (const id of [...this.peers.keys()]) this.drop(id);
+    for (const id of new Set([...this.peers.keys(), ...this.health.keys()])) this.drop(id);
   }
 
   /** How loud each remote participant is now (0 to 1), for the active speaker. */
@@ -256,6 +315,12 @@ export class Mesh {
     }
   }
 
+  /** Video frames decoded on the current connection to `id` (0 without one). */
+  async framesDecodedFrom(id) {
+    const peer = this.peers.get(id);
+    return peer ? decodedFrames(peer.pc) : 0;
+  }
+
   /** Sum of decoded video frames over all connections (tests and diagnostics). */
   async framesDecoded() {
     const result = {};
@@ -267,24 +332,7 @@ export class Mesh {
   async stats() {
     const result = {};
     for (const [id, peer] of this.peers) {
-      const out = { state: peer.pc.connectionState, streamId: peer.remoteStream?.id ?? null, framesDecoded: 0, frameWidth: 0, frameHeight: 0, audioPackets: 0, audioSamples: 0, audioEnergy: 0, sentVideo: null };
-      const video = peer.pc.getTransceivers().find((t) => t.receiver.track?.kind === 'video');
-      const encoding = video?.sender.getParameters().encodings?.[0];
-      if (encoding) out.sentVideo = { track: video.sender.track?.label ?? null, maxBitrate: encoding.maxBitrate ?? null, scaleResolutionDownBy: encoding.scaleResolutionDownBy ?? null, maxFramerate: encoding.maxFramerate ?? null };
-      const stats = await peer.pc.getStats();
-      stats.forEach((s) => {
-        if (s.type !== 'inbound-rtp') return;
-        if (s.kind === 'video') {
-          out.framesDecoded += s.framesDecoded || 0;
-          out.frameWidth = s.frameWidth || out.frameWidth;
-          out.frameHeight = s.frameHeight || out.frameHeight;
-        } else if (s.kind === 'audio') {
-          out.audioPackets += s.packetsReceived || 0;
-          out.audioSamples += s.totalSamplesReceived || 0;
-          out.audioEnergy += s.totalAudioEnergy || 0;
-        }
-      });
-      result[id] = out;
+      result[id] = { state: peer.pc.connectionState, streamId: peer.remoteStream?.id ?? null, ...(await receivedFigures(peer.pc)) };
     }
     return result;
   }

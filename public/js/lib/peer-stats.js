@@ -1,8 +1,9 @@
 // @module public/js/lib/peer-stats — what getStats says of one peer
 // connection, for the quality bars and the uplink: round trip, loss and
 // bitrate in each direction, the room the sender has; and the loudness of
-// what arrives, for the ring around whoever speaks. Used by the mesh (one
-// connection per person); an SFU client reports the same shape.
+// what arrives, for the ring around whoever speaks; what arrives and by
+// which path, for tests and diagnostics. Used by the mesh (one connection
+// per person); an SFU client reports the same shape.
 
 /**
  * Figures since the last call for the same `memory` object: `{ rtt,
@@ -69,4 +70,53 @@ export async function capVideoSender(sender, profile) {
   Object.assign(encoding, profile);
   await sender.setParameters(parameters);
   return true;
+}
+
+/** Video frames one connection has decoded. */
+export async function decodedFrames(pc) {
+  let frames = 0;
+  (await pc.getStats()).forEach((s) => {
+    if (s.type === 'inbound-rtp' && s.kind === 'video') frames += s.framesDecoded || 0;
+  });
+  return frames;
+}
+
+/**
+ * What arrives on one connection and what it sends (tests and diagnostics):
+ * frames decoded and their size, audio packets, samples and energy, the
+ * video sender's limits, and the path media takes.
+ */
+export async function receivedFigures(pc) {
+  const stats = await pc.getStats();
+  const out = { framesDecoded: 0, frameWidth: 0, frameHeight: 0, audioPackets: 0, audioSamples: 0, audioEnergy: 0, sentVideo: null, path: selectedPath(stats) };
+  const video = pc.getTransceivers().find((t) => t.receiver.track?.kind === 'video');
+  const encoding = video?.sender.getParameters().encodings?.[0];
+  if (encoding) out.sentVideo = { track: video.sender.track?.label ?? null, maxBitrate: encoding.maxBitrate ?? null, scaleResolutionDownBy: encoding.scaleResolutionDownBy ?? null, maxFramerate: encoding.maxFramerate ?? null };
+  stats.forEach((s) => {
+    if (s.type !== 'inbound-rtp') return;
+    if (s.kind === 'video') {
+      out.framesDecoded += s.framesDecoded || 0;
+      out.frameWidth = s.frameWidth || out.frameWidth;
+      out.frameHeight = s.frameHeight || out.frameHeight;
+    } else if (s.kind === 'audio') {
+      out.audioPackets += s.packetsReceived || 0;
+      out.audioSamples += s.totalSamplesReceived || 0;
+      out.audioEnergy += s.totalAudioEnergy || 0;
+    }
+  });
+  return out;
+}
+
+/** The candidate types and ports of the path media takes ('host', 'srflx', 'prflx', 'relay'), or null before there is one. */
+function selectedPath(report) {
+  const all = new Map();
+  report.forEach((s) => all.set(s.id, s));
+  const stats = [...all.values()];
+  const transport = stats.find((s) => s.type === 'transport' && s.selectedCandidatePairId);
+  // Firefox has no transport stats: its selected pair says so itself.
+  const pair = transport ? all.get(transport.selectedCandidatePairId) : stats.find((s) => s.type === 'candidate-pair' && s.selected);
+  if (!pair) return null;
+  const local = all.get(pair.localCandidateId);
+  const remote = all.get(pair.remoteCandidateId);
+  return { local: local?.candidateType ?? null, remote: remote?.candidateType ?? null, localPort: local?.port ?? null, remotePort: remote?.port ?? null };
 }

@@ -25,6 +25,7 @@ window.foyer = {
   participants: () => state.participants.map((p) => p.name),
   framesDecoded: () => call.framesDecoded(),
   stats: () => call.stats(),
+  peerStates: () => call.peerStates(),
   firstRemoteFrameAt: () => state.firstRemoteFrameAt,
   media: () => call.announced(),
   closes: () => [...state.closes],

@@ -56,6 +56,7 @@ window.foyer = {
   participants: () => state.participants.map((p) => p.name),
   framesDecoded: () => call.framesDecoded(),
   stats: () => call.stats(),
+  peerStates: () => call.peerStates(),
   /** The first remote video frame of the call (performance.now() time), as on the meeting page. */
   firstRemoteFrameAt: () => state.firstRemoteFrameAt,
 };

@@ -82,6 +82,7 @@ export const consoleRoutes: DashboardRoutes = (app, { ctx, config }) => {
         target: null,
         title: null,
         iceServers: iceServersFor(config.ice, ctx.now()),
+        iceTransportPolicy: config.ice.transportPolicy,
         wsPath: '/ws',
         // The call's texts in the language of the page around it.
         lang: dashboardLang(request, reply),
