@@ -173,7 +173,11 @@ describe('a local Janus and Foyer connected to it', { skip }, () => {
       child.once('exit', () => reject(new Error(`the child exited first: ${out}`)));
     });
     process.kill(pid, 0);
+    // Until Node reaps the killed child it is a zombie that still answers kill(pid, 0), and the next
+    // launcher would rightly leave its folder alone: wait for the exit before judging the clean-up.
+    const exited = new Promise((resolve) => child.once('exit', resolve));
     child.kill('SIGKILL');
+    await exited;
     const deadline = Date.now() + 10_000;
     while (Date.now() < deadline && isAlive(pid)) await new Promise((r) => setTimeout(r, 100));
     if (isAlive(pid)) process.kill(pid, 'SIGKILL');
