@@ -8,9 +8,9 @@
 import { el } from '../lib/dom.js';
 import { announce } from './announce.js';
 import { showUnread } from './controls.js';
+import { MAX_CHAT_CHARS } from '../shared/call-extras.js';
 
-/** The longest message, as the server enforces it. */
-export const MAX_CHAT_CHARS = 1000;
+export { MAX_CHAT_CHARS };
 /** Messages kept on the page (the oldest scroll away beyond this). */
 const KEEP = 200;
 const URL_PATTERN = /\b(?:https?:\/\/|www\.)[^\s<>"'`]+/gi;
@@ -129,10 +129,10 @@ export function onChat(c, m) {
   }
 }
 
-/** The server refused a message (too many at once). */
-export function onChatRefused(c) {
+/** The server refused a message: too many at once (`slow_down`), or too long. */
+export function onChatRefused(c, code) {
   const error = document.getElementById('chat-error');
-  if (error) error.textContent = c.t('chatSlowDown');
+  if (error) error.textContent = code === 'slow_down' ? c.t('chatSlowDown') : c.tf('chatTooLong', { n: MAX_CHAT_CHARS });
 }
 
 /** The panel opened: everything is read. */

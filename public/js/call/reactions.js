@@ -4,10 +4,10 @@
 // lowered; a reaction floats over the sender's tile for a few seconds.
 // Wire messages: docs/signalling.md, "Hands and reactions".
 import { announce } from './announce.js';
+import { REACTIONS } from '../shared/call-extras.js';
 import { showReaction } from './tiles.js';
 
-/** The reactions offered, in order; the server accepts only these. */
-export const REACTIONS = ['👍', '👏', '❤️', '😂', '😮'];
+export { REACTIONS };
 
 /** Raises or lowers this page's hand. */
 export function setHand(c, raised) {

@@ -63,6 +63,7 @@ export const callTexts = {
     chatEmpty: 'No messages yet.',
     chatTooLong: 'A message can be at most {n} characters.',
     chatSlowDown: 'Too many messages at once: wait a moment, then send again.',
+    reactionSlowDown: 'Too many reactions at once: wait a moment.',
     messageFrom: 'Message from {name}: {text}',
     // Announcements (a live region screen readers read).
     joined: '{name} joined.',
@@ -124,6 +125,7 @@ export const callTexts = {
     chatEmpty: 'Noch keine Nachrichten.',
     chatTooLong: 'Eine Nachricht darf höchstens {n} Zeichen lang sein.',
     chatSlowDown: 'Zu viele Nachrichten auf einmal: Warten Sie kurz und senden Sie dann erneut.',
+    reactionSlowDown: 'Zu viele Reaktionen auf einmal: Warten Sie kurz.',
     messageFrom: 'Nachricht von {name}: {text}',
     joined: '{name} ist beigetreten.',
     left: '{name} hat das Gespräch verlassen.',
