@@ -45,7 +45,7 @@ export function linkified(text) {
 /** The chat panel's content (shown in the side panel, see panel.js). */
 export function buildChat(c) {
   const { t } = c;
-  const input = el('textarea', { id: 'chat-input', name: 'message', rows: '2', maxlength: String(MAX_CHAT_CHARS), autocomplete: 'off' });
+  const input = el('textarea', { id: 'chat-input', name: 'message', rows: '2', maxlength: String(MAX_CHAT_CHARS), autocomplete: 'off', placeholder: t('messagePlaceholder') });
   const error = el('p', { class: 'error', id: 'chat-error', role: 'alert' });
   const form = el(
     'form',
@@ -66,7 +66,9 @@ export function buildChat(c) {
       form.requestSubmit();
     }
   });
-  const log = el('ol', { class: 'chat-log', id: 'chat-log', role: 'log', 'aria-labelledby': 'chat-title' });
+  // The log (read out as messages arrive) holds a list, which keeps its own role.
+  const list = el('ol', { class: 'chat-list', id: 'chat-list' });
+  const log = el('div', { class: 'chat-log', id: 'chat-log', role: 'log', 'aria-labelledby': 'chat-title' }, list);
   const empty = el('p', { class: 'chat-empty', id: 'chat-empty' }, t('chatEmpty'));
   const section = el(
     'section',
@@ -77,7 +79,7 @@ export function buildChat(c) {
     empty,
     form,
   );
-  for (const m of c.ui.messages) log.append(messageItem(c, m));
+  for (const m of c.ui.messages) list.append(messageItem(c, m));
   empty.hidden = c.ui.messages.length > 0;
   return section;
 }
@@ -113,10 +115,11 @@ export function onChat(c, m) {
   c.ui.messages.push(m);
   if (c.ui.messages.length > KEEP) c.ui.messages.shift();
   const log = document.getElementById('chat-log');
-  if (log) {
+  const list = document.getElementById('chat-list');
+  if (log && list) {
     const atBottom = log.scrollHeight - log.scrollTop - log.clientHeight < 40;
-    log.append(messageItem(c, m));
-    while (log.childElementCount > KEEP) log.firstElementChild.remove();
+    list.append(messageItem(c, m));
+    while (list.childElementCount > KEEP) list.firstElementChild.remove();
     if (atBottom || m.from === c.state.selfId) log.scrollTop = log.scrollHeight;
     document.getElementById('chat-empty')?.setAttribute('hidden', '');
   }

@@ -58,6 +58,7 @@ export const callTexts = {
     chooseDevice: 'Choose another',
     // Chat.
     message: 'Message',
+    messagePlaceholder: 'Message everyone',
     send: 'Send',
     chatNotStored: 'Messages go to everyone in this call. They are not stored: they are gone when the meeting ends.',
     chatEmpty: 'No messages yet.',
@@ -120,6 +121,7 @@ export const callTexts = {
     trackEndedAudio: 'Ihr Mikrofon hat aufgehört (ausgesteckt oder anderswo in Gebrauch).',
     chooseDevice: 'Anderes wählen',
     message: 'Nachricht',
+    messagePlaceholder: 'Nachricht an alle',
     send: 'Senden',
     chatNotStored: 'Nachrichten gehen an alle in diesem Gespräch. Sie werden nicht gespeichert: Mit dem Ende des Meetings sind sie weg.',
     chatEmpty: 'Noch keine Nachrichten.',
