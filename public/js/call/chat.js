@@ -90,7 +90,7 @@ function messageItem(c, m) {
   return el(
     'li',
     { class: mine ? 'mine' : '' },
-    el('div', { class: 'meta' }, el('span', { class: 'person' }, mine ? `${m.name} (${c.t('you')})` : m.name), ' ', el('time', { datetime: time.toISOString() }, time.toLocaleTimeString(c.lang, { hour: '2-digit', minute: '2-digit' }))),
+    el('div', { class: 'meta' }, el('span', { class: 'person' }, mine ? `${m.name} (${c.t('you')})` : m.name), ' ', el('time', { datetime: time.toISOString() }, time.toLocaleTimeString(c.lang, { hour: 'numeric', minute: '2-digit' }))),
     el('p', { class: 'text' }, ...linkified(m.text)),
   );
 }
