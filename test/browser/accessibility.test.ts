@@ -87,6 +87,8 @@ describe('accessibility of the call pages in Chromium (axe-core)', { skip }, () 
 
     await bob.click('#leave');
     await ann.waitForFunction(() => (window as any).foyer.announcements().includes('Bob left.'), undefined, { timeout: WAIT });
+    await bob.waitForFunction(() => (window as any).foyer.phase() === 'left', undefined, { timeout: WAIT });
+    await noViolations(bob, 'the screen after leaving');
   });
 
   it('has none on a client\'s waiting page and on the member\'s console with them waiting', async () => {
