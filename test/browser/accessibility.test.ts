@@ -1,7 +1,8 @@
 /**
  * Accessibility of the pages people use in a call, in Chromium with
  * axe-core: no serious or critical violation on the pre-join screen, in a
- * call with the chat open (a message in it), on a client's waiting page
+ * call with the chat open (a message in it), the settings, the screen
+ * after leaving, the knock screen, on a client's waiting page
  * and on a member's console with someone waiting; the name field has the
  * focus; joins and leaves are announced; the videos are named; the
  * keyboard shortcuts of microphone and camera work and are listed.
@@ -89,6 +90,16 @@ describe('accessibility of the call pages in Chromium (axe-core)', { skip }, () 
     await ann.waitForFunction(() => (window as any).foyer.announcements().includes('Bob left.'), undefined, { timeout: WAIT });
     await bob.waitForFunction(() => (window as any).foyer.phase() === 'left', undefined, { timeout: WAIT });
     await noViolations(bob, 'the screen after leaving');
+  });
+
+  it('has none on the knock screen of a consultation waiting for its clinician', async () => {
+    const created = await api.post('/v3/meeting', { json: { type: 'consultation', ownerEmail: sam.email } });
+    assert.equal(created.status, 201, created.text);
+    const patient = await open(`${s.server.origin}${new URL(created.body.redirectUrl).pathname}`);
+    await patient.fill('#name', 'Pat');
+    await patient.click('#join');
+    await patient.waitForFunction(() => (window as any).foyer.phase() === 'knocking', undefined, { timeout: WAIT });
+    await noViolations(patient, 'the knock screen');
   });
 
   it('has none on a client\'s waiting page and on the member\'s console with them waiting', async () => {
