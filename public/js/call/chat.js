@@ -104,8 +104,13 @@ export function sendChat(c, text) {
     if (error) error.textContent = c.tf('chatTooLong', { n: MAX_CHAT_CHARS });
     return false;
   }
+  // Only to a joined socket: while the page rejoins the message stays in the box (a knocking socket would be closed for it).
+  if (c.state.phase !== 'call' || !c.state.signalling) {
+    if (error) error.textContent = c.t('chatOffline');
+    return false;
+  }
   if (error) error.textContent = '';
-  c.state.signalling?.send({ type: 'chat', text: value });
+  c.state.signalling.send({ type: 'chat', text: value });
   return true;
 }
 

@@ -65,6 +65,7 @@ export const callTexts = {
     chatTooLong: 'A message can be at most {n} characters.',
     chatSlowDown: 'Too many messages at once: wait a moment, then send again.',
     reactionSlowDown: 'Too many reactions at once: wait a moment.',
+    chatOffline: 'Not connected right now: your message was not sent. Send it again in a moment.',
     messageFrom: 'Message from {name}: {text}',
     // Announcements (a live region screen readers read).
     joined: '{name} joined.',
@@ -128,6 +129,7 @@ export const callTexts = {
     chatTooLong: 'Eine Nachricht darf höchstens {n} Zeichen lang sein.',
     chatSlowDown: 'Zu viele Nachrichten auf einmal: Warten Sie kurz und senden Sie dann erneut.',
     reactionSlowDown: 'Zu viele Reaktionen auf einmal: Warten Sie kurz.',
+    chatOffline: 'Gerade keine Verbindung: Ihre Nachricht wurde nicht gesendet. Senden Sie sie gleich noch einmal.',
     messageFrom: 'Nachricht von {name}: {text}',
     joined: '{name} ist beigetreten.',
     left: '{name} hat das Gespräch verlassen.',
