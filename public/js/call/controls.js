@@ -51,7 +51,8 @@ export function buildControls(c) {
   const { t, state, embed } = c;
   const a = c.actions;
   // Only what this server relays is offered (welcome's `features`).
-  const has = (feature) => Boolean(c.features?.has(feature));
+  // A raised hand asks for a turn among several; in a 1:1 waiting-list call there is nobody to wait for.
+  const has = (feature) => Boolean(c.features?.has(feature)) && !(feature === 'hand' && c.options.waitingCall);
   const shortcut = (key) => (navigator.platform?.startsWith('Mac') ? `Meta+${key}` : `Control+${key}`);
   const mic = barButton('mic', 'mic', '', a.toggleMic, { 'aria-keyshortcuts': shortcut('D') });
   const cam = barButton('cam', 'cam', '', a.toggleCamera, { 'aria-keyshortcuts': shortcut('E') });
