@@ -106,6 +106,8 @@ describe('chat, hands and reactions in Chromium across two instances', { skip },
     await ann.waitForFunction(said, 'Bob raised their hand.', { timeout: WAIT });
     assert.equal(await bob.getAttribute('#hand', 'aria-pressed'), 'true');
     assert.equal(await bob.textContent('#hand .btn-label'), 'Lower hand');
+    // In the participant list, raised hands come first, marked.
+    assert.deepEqual(await ann.$$eval('#people-list li', (items) => items.map((li) => [li.dataset.id === (window as any).foyer.selfId() ? 'Ann' : 'Bob', Boolean(li.querySelector('.hand-flag'))])), [['Bob', true], ['Ann', false]]);
     await bob.click('#hand');
     await ann.waitForFunction(said, 'Bob lowered their hand.', { timeout: WAIT });
     assert.equal(await ann.locator('.tile.hand').count(), 0);
