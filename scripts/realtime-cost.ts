@@ -78,14 +78,15 @@ function orderOf(round: number) {
 
 if (!skip.split(',').includes('statements')) {
   for (const dialect of ['sqlite', 'postgres'] as const) {
-    const collected: Record<string, Record<string, { join: Counts[]; media: Counts[] }>> = { before: {}, after: {} };
+    const collected: Record<string, Record<string, { join: Counts[]; media: Counts[]; stale: number }>> = { before: {}, after: {} };
     for (let round = 0; round < rounds; round++) {
       for (const v of orderOf(round)) {
         const out = probe(v.dir, 'statements.ts', dialect, sizes, '2', instances);
-        for (const [size, figures] of Object.entries(out.result as Record<string, { join: Counts[]; media: Counts[] }>)) {
-          const into = (collected[v.label]![size] ??= { join: [], media: [] });
+        for (const [size, figures] of Object.entries(out.result as Record<string, { join: Counts[]; media: Counts[]; stale: number }>)) {
+          const into = (collected[v.label]![size] ??= { join: [], media: [], stale: 0 });
           into.join.push(...figures.join);
           into.media.push(...figures.media);
+          into.stale += figures.stale;
         }
       }
     }
@@ -104,6 +105,10 @@ if (!skip.split(',').includes('statements')) {
         const name = what === 'join' ? `join, meeting of ${size}` : `media change, meeting of ${size}`;
         console.log(`| ${name} | ${b.s} / ${b.r} / ${b.t} | ${a.s} / ${a.r} / ${a.t} | ${ratio(a.s, b.s)} |`);
       }
+    }
+    for (const v of versions) {
+      const stale = sizes.split(',').reduce((n, size) => n + collected[v.label]![size]!.stale, 0);
+      if (stale > 0) console.log(`${v.label}: ${stale} time(s) some participant's list never showed the change within 15 s (counted all the same)`);
     }
   }
 }
