@@ -56,7 +56,9 @@ if (dialect === 'postgres') for (let i = 1; i < Number(instancesArg ?? 4); i++) 
 const instances = await Promise.all(
   stores.map(async (store, i) => {
     // No sweeps and no webhook polls inside the measured windows: only what a join or a media change causes.
-    const server = await createServer({ config, store, logger: createLogger(config, false), realtime: { instanceId: `cost-${i}`, sweepIntervalMs: 3_600_000 } });
+    // Without sweeps no instance heartbeats, so their presence must not go stale meanwhile either.
+    const realtime = { instanceId: `cost-${i}`, sweepIntervalMs: 3_600_000, instanceTtlMs: 3_600_000 };
+    const server = await createServer({ config, store, logger: createLogger(config, false), realtime });
     await server.app.listen({ host: '127.0.0.1', port: 0 });
     const address = server.app.server.address() as { port: number };
     return { server, origin: `http://127.0.0.1:${address.port}` };
