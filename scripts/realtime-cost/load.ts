@@ -86,7 +86,8 @@ const meetings: string[] = [];
 for (let i = 0; i < Math.ceil(participants / 2); i++) meetings.push((await createMeeting(ctx, operator, { type: 'MEETING', isInfinite: true })).id);
 await store.close();
 
-const foyer = await startFoyer({ ...ENV, DATABASE_URL: database.url });
+// A loaded machine may take long to compile and start a server.
+const foyer = await startFoyer({ ...ENV, DATABASE_URL: database.url }, 180_000);
 const sockets: Socket[] = [];
 try {
   const pid = foyer.child.pid!;
