@@ -10,6 +10,9 @@
  * in-memory SQLite database.
  *
  *   node --import tsx scripts/call-shots.ts [--out DIR] [--only NAME,NAME]
+ *
+ * Reactions are emoji: without a colour emoji font (Debian:
+ * fonts-noto-color-emoji) headless Chromium draws them as empty boxes.
  */
 import type { Browser, Page } from 'playwright-core';
 import { operatorActor } from '../src/domain/actors.ts';
