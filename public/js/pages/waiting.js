@@ -92,7 +92,9 @@ async function backInLine(view) {
 function enterCall(view) {
   callMeeting = view.meetingId;
   settings.target = { meetingId: view.meetingId };
-  settings.title = view.servedByName ?? view.space.name;
+  // The call's page names the place and, beside the organization, the clinician.
+  settings.title = view.space.name;
+  settings.hostName = view.servedByName;
   void call.join();
 }
 

@@ -66,7 +66,7 @@ export const callTexts = {
     messageFrom: 'Message from {name}: {text}',
     // Announcements (a live region screen readers read).
     joined: '{name} joined.',
-    left: '{name} left.',
+    personLeft: '{name} left.',
     raisedHand: '{name} raised their hand.',
     loweredHand: '{name} lowered their hand.',
     reacted: '{name}: {reaction}',
@@ -126,7 +126,7 @@ export const callTexts = {
     chatSlowDown: 'Zu viele Nachrichten auf einmal: Warten Sie kurz und senden Sie dann erneut.',
     messageFrom: 'Nachricht von {name}: {text}',
     joined: '{name} ist beigetreten.',
-    left: '{name} hat das Gespräch verlassen.',
+    personLeft: '{name} hat das Gespräch verlassen.',
     raisedHand: '{name} hat die Hand gehoben.',
     loweredHand: '{name} hat die Hand gesenkt.',
     reacted: '{name}: {reaction}',
