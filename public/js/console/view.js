@@ -63,7 +63,7 @@ export function createConsoleView({ ct, clock, sinceText }) {
         ct(`console.check.${what}`),
         ' ',
         el('span', { 'aria-hidden': 'true' }, status === 'ok' ? '✓' : status === 'off' ? '–' : '✕'),
-        el('span', { class: 'visually-hidden' }, ct(`console.check.${status}`)),
+        el('span', { class: 'visually-hidden' }, ` ${ct(`console.check.${status}`)}`),
       );
     const network = readiness.network;
     node.replaceChildren(
