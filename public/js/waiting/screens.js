@@ -21,6 +21,7 @@ export function createScreens(page, call, wt) {
     preview.srcObject = state.stream;
     const parts = {
       title: el('h1', { id: 'waiting-title' }, settings.title || ''),
+      context: settings.organization ? el('p', { class: 'context', id: 'waiting-context' }, settings.organization) : null,
       status: el('p', { class: 'status', id: 'waiting-status' }, wt('connecting')),
       estimate: el('p', { class: 'detail', id: 'waiting-estimate', hidden: true }),
       nobody: el('div', { class: 'nobody', id: 'nobody', role: 'status', hidden: true }),
@@ -32,6 +33,7 @@ export function createScreens(page, call, wt) {
       'section',
       { class: 'waiting', id: 'waiting', 'aria-live': 'polite' },
       embed ? null : parts.title,
+      embed ? null : parts.context,
       parts.status,
       parts.estimate,
       parts.nobody,
@@ -102,7 +104,7 @@ export function createScreens(page, call, wt) {
     } else if (kind === 'served' || kind === 'declined') {
       // After a consultation nobody wants to queue again by reflex: it is done, and there is only a quiet way back.
       body.push(el('p', { class: 'detail' }, wt('closePage')));
-      body.push(el('p', { class: 'detail' }, el('a', { href: location.pathname, id: 'wait-again' }, place ? wt('needAgainAt', { name: place }) : wt('needAgain'))));
+      body.push(el('p', { class: 'detail' }, el('a', { href: location.pathname + (page.params.get('lang') ? `?lang=${encodeURIComponent(page.params.get('lang'))}` : ''), id: 'wait-again' }, place ? wt('needAgainAt', { name: place }) : wt('needAgain'))));
     } else if (kind === 'closed') {
       body.push(el('button', { type: 'button', class: 'primary', id: 'try-again', onclick: () => location.reload() }, wt('tryAgainLater')));
     }
