@@ -12,6 +12,7 @@
  */
 import type { Store } from './ports/store.ts';
 import type { MediaState, PlaceRef } from './presence.ts';
+import type { Readiness } from './waiting/types.ts';
 
 interface EventBase {
   organizationId: string;
@@ -35,7 +36,7 @@ export type DomainEvent = EventBase &
     | { type: 'room.session.ended'; sessionId: string }
     | { type: 'participant.joined'; place: PlaceRef; participantId: string; displayName: string; media: MediaState; host: boolean }
     | { type: 'participant.left'; place: PlaceRef; participantId: string }
-    | { type: 'waiting.client.joined'; spaceId: string; entryId: string; displayName: string }
+    | { type: 'waiting.client.joined'; spaceId: string; entryId: string; displayName: string; readiness: Readiness | null }
     | { type: 'waiting.client.accepted'; spaceId: string; entryId: string; userId: string; meetingId: string }
     | { type: 'waiting.client.left'; spaceId: string; entryId: string; outcome: string }
     | { type: 'waiting.changed'; spaceId: string }

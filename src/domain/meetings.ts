@@ -37,6 +37,28 @@ export interface CreateMeetingInput {
    * needs an owner. A v3 extension field (see the README).
    */
   waitForOwner?: boolean | undefined;
+  /**
+   * What the call page shows as the meeting's name (a v3 and dashboard
+   * extension): trimmed, at most 100 characters; empty means none.
+   */
+  title?: string | undefined;
+}
+
+export const MEETING_TITLE_MAX = 100;
+
+/** The title as stored: trimmed, inner runs of white space as one space; null when empty. */
+function checkTitle(errors: FieldError[], value: string | undefined): string | null {
+  if (value === undefined) return null;
+  const title = value.trim().replace(/\s+/g, ' ');
+  if (/[\u0000-\u001f\u007f]/.test(title)) {
+    errors.push({ field: 'title', message: 'title must not contain control characters.' });
+    return null;
+  }
+  if ([...title].length > MEETING_TITLE_MAX) {
+    errors.push({ field: 'title', message: `title has at most ${MEETING_TITLE_MAX} characters.` });
+    return null;
+  }
+  return title || null;
 }
 
 export function parseMeetingType(value: string | undefined): MeetingType | undefined {
@@ -94,6 +116,7 @@ export async function createMeeting(ctx: DomainContext, actor: Actor, input: Cre
   }
 
   const queryParameters = checkQueryParameters(errors, input.queryParameters);
+  const title = checkTitle(errors, input.title);
 
   // An empty owner email is treated as absent: forms send empty fields.
   const ownerEmail = input.ownerEmail?.trim() || undefined;
@@ -132,6 +155,7 @@ export async function createMeeting(ctx: DomainContext, actor: Actor, input: Cre
     closedAt: null,
     deletedAt: null,
     lock: waitForOwner ? 'until_owner' : 'open',
+    title,
   };
 
   await insertMeeting(ctx, meeting, Boolean(queryParameters));

@@ -54,6 +54,18 @@ export async function meetingAtLink(
   return meeting && { meeting, state: meetingState(meeting, ctx.now()) };
 }
 
+/**
+ * What a call page says about where it leads: the organization's name and,
+ * for a consultation, the name of the clinician who owns it.
+ */
+export async function placeContext(ctx: DomainContext, organizationId: string, meeting?: Meeting): Promise<{ organization: string | null; hostName: string | null }> {
+  const [organization, owner] = await Promise.all([
+    ctx.store.findOrganization(organizationId),
+    meeting?.type === 'CONSULTATION' && meeting.ownerUserId ? ctx.store.findUser(organizationId, meeting.ownerUserId) : undefined,
+  ]);
+  return { organization: organization?.name ?? null, hostName: owner?.fullName ?? null };
+}
+
 /** The room, board or queue at a slug, across organizations. */
 export async function placeAtSlug(ctx: DomainContext, slug: string): Promise<SlugPlace | undefined> {
   return isSlugShaped(slug) ? ctx.store.live.findSlugPlace(slug) : undefined;

@@ -6,6 +6,7 @@
  * a client adds is ever relayed to anyone else.
  */
 
+import { parseReadiness, type Readiness } from '../domain/waiting/types.ts';
 import type { ClientView, ConsoleView } from '../domain/waiting/views.ts';
 
 /** Largest WebSocket message accepted; `ws` closes the socket with 1009 beyond it. */
@@ -32,7 +33,8 @@ export type ClientMessage =
   | { type: 'media'; audio: boolean; video: boolean; screen: boolean }
   | { type: 'ping' }
   | { type: 'leave' }
-  | { type: 'wait'; slug: string; name: string; token: string | null }
+  | { type: 'wait'; slug: string; name: string; token: string | null; readiness: Readiness | null }
+  | { type: 'readiness'; readiness: Readiness }
   | { type: 'console'; kind: 'board' | 'queue'; spaceId: string }
   | { type: 'accept'; entryId: string }
   | { type: 'decline'; entryId: string; message: string | null }
@@ -163,6 +165,13 @@ function candidate(v: unknown): IceCandidate | null {
   };
 }
 
+/** A waiting client's device and network check: the three known fields with known values, or a protocol error. */
+function readiness(v: unknown): Readiness {
+  const parsed = parseReadiness(v);
+  if (!parsed) fail('"readiness" is {camera, microphone, network}: camera and microphone ok, off, blocked, missing or failed; network good, fair, poor or unknown.');
+  return parsed;
+}
+
 type Fields = Record<string, unknown>;
 type MessageOf<T extends ClientMessage['type']> = Extract<ClientMessage, { type: T }>;
 
@@ -191,7 +200,14 @@ const PARSERS: { [T in ClientMessage['type']]: (o: Fields) => MessageOf<T> } = {
   ping: () => ({ type: 'ping' }),
   leave: () => ({ type: 'leave' }),
   // The display name is checked by the domain, as for `join`.
-  wait: (o) => ({ type: 'wait', slug: str(o, 'slug', MAX_ID_CHARS), name: str(o, 'name', 256), token: nullableStr(o, 'token', 100) }),
+  wait: (o) => ({
+    type: 'wait',
+    slug: str(o, 'slug', MAX_ID_CHARS),
+    name: str(o, 'name', 256),
+    token: nullableStr(o, 'token', 100),
+    readiness: o.readiness === undefined || o.readiness === null ? null : readiness(o.readiness),
+  }),
+  readiness: (o) => ({ type: 'readiness', readiness: readiness(o.readiness) }),
   console(o) {
     if (o.kind !== 'board' && o.kind !== 'queue') fail('"kind" is "board" or "queue".');
     return { type: 'console', kind: o.kind, spaceId: str(o, 'spaceId', MAX_ID_CHARS) };

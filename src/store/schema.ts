@@ -63,6 +63,8 @@ export interface MeetingsTable {
   deleted_at: number | null;
   /** 'open', 'locked' or 'until_owner' (migration 014). */
   lock_state: string;
+  /** Shown on the call page (migration 019). */
+  title?: string | null;
   /** When the first participant entered (see migration 013); not part of `Meeting`. */
   started_at?: number | null;
 }
@@ -209,6 +211,8 @@ export interface WaitingEntriesTable {
   ended_at: number | null;
   outcome: string | null;
   message: string | null;
+  /** The client's device and network check as JSON (migration 019). */
+  readiness?: string | null;
 }
 
 /** A member's open console for a space (migration 008). */

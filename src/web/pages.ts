@@ -12,7 +12,16 @@ import { scriptJson } from './views.ts';
 
 export interface ShellSettings {
   target: { meetingId: string } | { slug: string };
+  /** The meeting's title, or the room's, board's or queue's name; null: the page's own word ("Meeting"). */
   title: string | null;
+  /** The organization's name, shown beside the title. */
+  organization: string | null;
+  /** A consultation's clinician (its owner), shown to the others. */
+  hostName?: string | null;
+  /** The signed-in member opening the page (or a member's pass): their name is filled in. */
+  memberName?: string;
+  /** The language of that member's dashboard (its cookie): the page speaks it. */
+  lang?: Lang;
   iceServers: IceServer[];
   /** RTCConfiguration.iceTransportPolicy (ICE_TRANSPORT_POLICY). */
   iceTransportPolicy: 'all' | 'relay';
@@ -29,7 +38,8 @@ export interface ShellSettings {
 
 /** Data for views/shell.eta: `page` is the meeting page, or the waiting page of a queue or a board with a waiting list. */
 export function shellView(settings: ShellSettings, lang: Lang, page: Extract<BundledPage, 'meeting' | 'waiting'> = 'meeting') {
-  return { lang, title: settings.title, settingsJson: scriptJson(settings), entry: bundleUrl(page) };
+  const title = [settings.title, settings.organization].filter(Boolean).join(' · ') || null;
+  return { lang, title, settingsJson: scriptJson(settings), entry: bundleUrl(page) };
 }
 
 /** Data for views/plain.eta. */

@@ -57,7 +57,7 @@ for (const storage of await testDatabases()) {
       const doc = (await request(`${env.server.baseUrl}/openapi.json`, 'GET')).body;
       const create = doc.paths['/api/v3/meeting'].post;
       const body = create.requestBody.content['application/json'].schema;
-      assert.deepEqual(Object.keys(body.properties).sort(), ['isInfinite', 'meetingId', 'ownerEmail', 'queryParameters', 'type', 'waitForOwner']);
+      assert.deepEqual(Object.keys(body.properties).sort(), ['isInfinite', 'meetingId', 'ownerEmail', 'queryParameters', 'title', 'type', 'waitForOwner']);
       // The one field beyond the spec, documented as Foyer's extension.
       assert.match(body.properties.waitForOwner.description, /^Foyer extension\./);
       assert.ok(create.responses['201'], 'create answers 201');

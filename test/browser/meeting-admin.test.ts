@@ -89,7 +89,9 @@ describe('the meeting admin in Chromium', { skip }, () => {
     await owner.page.click('#more');
     await owner.page.click('#end-all');
     await owner.page.click('#confirm-ok');
-    await owner.page.waitForSelector('#finished[data-kind="endedByHost"]', { timeout: WAIT });
+    // The one who ended it is told so, and led back to the dashboard.
+    await owner.page.waitForSelector('#finished[data-kind="endedBySelf"]', { timeout: WAIT });
+    assert.equal(await owner.page.getAttribute('#to-dashboard', 'href'), '/dashboard/meetings');
     assert.equal((await fetch(link)).status, 410);
   });
 });

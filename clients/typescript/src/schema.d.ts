@@ -1950,6 +1950,8 @@ export interface operations {
                     };
                     /** @description Foyer extension. True: the meeting is locked until its owner first joins (arrivals knock and the owner lets them in). Default: true for a CONSULTATION with an ownerEmail, false otherwise; true needs ownerEmail. */
                     waitForOwner?: boolean;
+                    /** @description Foyer extension. What the call page shows as the meeting’s name, beside the organization’s (for example "Follow-up, knee"). At most 100 characters; trimmed; empty means none; no control characters. 400 otherwise. */
+                    title?: string;
                 };
             };
         };
@@ -1967,6 +1969,8 @@ export interface operations {
                         redirectUrl: string;
                         /** @description Present for type MEETING only: true when the meeting never closes. */
                         isInfinite?: boolean;
+                        /** @description Foyer extension. The title the call page shows; absent when none was given. */
+                        title?: string;
                     };
                 };
             };
@@ -2141,6 +2145,8 @@ export interface operations {
                         redirectUrl: string;
                         /** @description Present for type MEETING only: true when the meeting never closes. */
                         isInfinite?: boolean;
+                        /** @description Foyer extension. The title the call page shows; absent when none was given. */
+                        title?: string;
                         /** @description Foyer extension. open: participants can join; closed: ended (idle for 15 minutes, or ended for everyone), its page answers 410. */
                         state: "open" | "closed";
                         /** @description Foyer extension. When it closed (ISO 8601); null while open. */
@@ -2247,6 +2253,8 @@ export interface operations {
                         redirectUrl: string;
                         /** @description Present for type MEETING only: true when the meeting never closes. */
                         isInfinite?: boolean;
+                        /** @description Foyer extension. The title the call page shows; absent when none was given. */
+                        title?: string;
                     };
                 };
             };
@@ -5123,6 +5131,8 @@ export interface operations {
                         redirectUrl: string;
                         /** @description Present for type MEETING only: true when the meeting never closes. */
                         isInfinite?: boolean;
+                        /** @description Foyer extension. The title the call page shows; absent when none was given. */
+                        title?: string;
                         /** @description Foyer extension. open: participants can join; closed: ended (idle for 15 minutes, or ended for everyone), its page answers 410. */
                         state: "open" | "closed";
                         /** @description Foyer extension. When it closed (ISO 8601); null while open. */
@@ -5392,6 +5402,15 @@ export interface operations {
                             waitingSince: string;
                             /** @description Their waiting page is connected now; false while they are away within the grace period (WAITING_GRACE_SECONDS). */
                             connected: boolean;
+                            /** @description Foyer extension. The device and network check the client’s page ran, as it last reported it (again while they wait); null when their page has not reported one. */
+                            readiness: {
+                                /** @description The camera: ok (working), off (switched off by the client), blocked (permission refused), missing (none found), failed (any other problem). */
+                                camera: "ok" | "off" | "blocked" | "missing" | "failed";
+                                /** @description The microphone: ok (working), off (switched off by the client), blocked (permission refused), missing (none found), failed (any other problem). */
+                                microphone: "ok" | "off" | "blocked" | "missing" | "failed";
+                                /** @description The signalling round trip from their page: good under 150 ms, fair under 400 ms, poor above; unknown when it could not be measured. */
+                                network: "good" | "fair" | "poor" | "unknown";
+                            } | null;
                         }[];
                     };
                 };
@@ -5499,6 +5518,15 @@ export interface operations {
                             waitingSince: string;
                             /** @description Their waiting page is connected now; false while they are away within the grace period (WAITING_GRACE_SECONDS). */
                             connected: boolean;
+                            /** @description Foyer extension. The device and network check the client’s page ran, as it last reported it (again while they wait); null when their page has not reported one. */
+                            readiness: {
+                                /** @description The camera: ok (working), off (switched off by the client), blocked (permission refused), missing (none found), failed (any other problem). */
+                                camera: "ok" | "off" | "blocked" | "missing" | "failed";
+                                /** @description The microphone: ok (working), off (switched off by the client), blocked (permission refused), missing (none found), failed (any other problem). */
+                                microphone: "ok" | "off" | "blocked" | "missing" | "failed";
+                                /** @description The signalling round trip from their page: good under 150 ms, fair under 400 ms, poor above; unknown when it could not be measured. */
+                                network: "good" | "fair" | "poor" | "unknown";
+                            } | null;
                         }[];
                     };
                 };

@@ -11,7 +11,7 @@ import type { LiveContext } from '../lifecycle.ts';
 import { placeAtSlug, slugAdmission } from '../places.ts';
 import type { SlugPlace } from '../ports/live-store.ts';
 import { endCall } from './calls.ts';
-import { ACTIVE_STATES, type WaitingEntry } from './types.ts';
+import { ACTIVE_STATES, type Readiness, type WaitingEntry } from './types.ts';
 
 export type SpacePlace = Extract<SlugPlace, { kind: 'board' | 'queue' }>;
 
@@ -30,7 +30,7 @@ export function clientTokenHash(token: string): string {
  */
 export async function arrive(
   ctx: LiveContext,
-  input: { slug: string; displayName: string; connectionId: string; token?: string | undefined },
+  input: { slug: string; displayName: string; connectionId: string; token?: string | undefined; readiness?: Readiness | null | undefined },
 ): Promise<ArrivalResult> {
   const place = await placeAtSlug(ctx, input.slug);
   if (!place || place.kind === 'room') return { ok: false, reason: 'not_found' };
@@ -46,7 +46,7 @@ export async function arrive(
       const entry = await tx.store.updateWaitingEntry(
         found.id,
         { from: ACTIVE_STATES },
-        { connectionId: input.connectionId, instanceId: ctx.instanceId, disconnectedAt: null, displayName: input.displayName },
+        { connectionId: input.connectionId, instanceId: ctx.instanceId, disconnectedAt: null, displayName: input.displayName, ...(input.readiness ? { readiness: input.readiness } : {}) },
       );
       if (entry) raise(tx, { type: 'waiting.changed', organizationId: entry.organizationId, spaceId: entry.spaceId, at });
       return entry;
@@ -74,13 +74,38 @@ export async function arrive(
     endedAt: null,
     outcome: null,
     message: null,
+    readiness: input.readiness ?? null,
   };
   await transact(ctx, async (tx) => {
     await tx.store.insertWaitingEntry(entry);
-    raise(tx, { type: 'waiting.client.joined', organizationId: entry.organizationId, spaceId: entry.spaceId, entryId: entry.id, displayName: entry.displayName, at });
+    raise(tx, {
+      type: 'waiting.client.joined',
+      organizationId: entry.organizationId,
+      spaceId: entry.spaceId,
+      entryId: entry.id,
+      displayName: entry.displayName,
+      readiness: entry.readiness,
+      at,
+    });
     raise(tx, { type: 'waiting.changed', organizationId: entry.organizationId, spaceId: entry.spaceId, at });
   });
   return { ok: true, entry, space: place, token, returned: false };
+}
+
+/**
+ * The client's page checked their devices and network again (the waiting
+ * screen runs the check too, and a client may fix their camera while they
+ * wait): the members' consoles show it from now on. A report that changes
+ * nothing changes nothing.
+ */
+export async function clientReadiness(ctx: DomainContext, connectionId: string, readiness: Readiness): Promise<void> {
+  const at = ctx.now();
+  await transact(ctx, async (tx) => {
+    const entry = await tx.store.findWaitingEntryByConnection(connectionId);
+    if (!entry || JSON.stringify(entry.readiness) === JSON.stringify(readiness)) return;
+    const changed = await tx.store.updateWaitingEntry(entry.id, { from: ACTIVE_STATES, connectionId }, { readiness });
+    if (changed) raise(tx, { type: 'waiting.changed', organizationId: changed.organizationId, spaceId: changed.spaceId, at });
+  });
 }
 
 /** The client's waiting page lost its connection: they keep their place for the grace period. */

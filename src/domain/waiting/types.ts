@@ -46,6 +46,33 @@ export interface WaitingEntry {
   outcome: string | null;
   /** A board member's message to a declined client. */
   message: string | null;
+  /** The device and network check the client's page reported; null until it did. */
+  readiness: Readiness | null;
+}
+
+/** A device's state in the check: working, switched off by the client, blocked (permission), missing, or failed otherwise. */
+export type DeviceReadiness = 'ok' | 'off' | 'blocked' | 'missing' | 'failed';
+/** The signalling round trip: good under 150 ms, fair under 400 ms, poor above, unknown when it could not be measured. */
+export type NetworkReadiness = 'good' | 'fair' | 'poor' | 'unknown';
+
+/** A waiting client's device and network check, as it travels to the console, the webhook and the REST line. */
+export interface Readiness {
+  camera: DeviceReadiness;
+  microphone: DeviceReadiness;
+  network: NetworkReadiness;
+}
+
+const DEVICE: readonly string[] = ['ok', 'off', 'blocked', 'missing', 'failed'];
+const NETWORK: readonly string[] = ['good', 'fair', 'poor', 'unknown'];
+
+/** A readiness from a page, or null when it is not one (anything else is dropped, never stored). */
+export function parseReadiness(value: unknown): Readiness | null {
+  if (!value || typeof value !== 'object' || Array.isArray(value)) return null;
+  const { camera, microphone, network } = value as Record<string, unknown>;
+  if (typeof camera !== 'string' || !DEVICE.includes(camera)) return null;
+  if (typeof microphone !== 'string' || !DEVICE.includes(microphone)) return null;
+  if (typeof network !== 'string' || !NETWORK.includes(network)) return null;
+  return { camera, microphone, network } as Readiness;
 }
 
 /** An open member console: who is online for a space. */

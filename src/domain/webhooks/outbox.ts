@@ -53,7 +53,7 @@ export function webhookMessage(event: DomainEvent): WebhookMessage | undefined {
     case 'room.session.ended':
       return { type: event.type, orderingKey: `session:${event.sessionId}`, data: { sessionId: event.sessionId } };
     case 'waiting.client.joined':
-      return { type: event.type, orderingKey: `space:${event.spaceId}`, data: { spaceId: event.spaceId, entryId: event.entryId, displayName: event.displayName } };
+      return { type: event.type, orderingKey: `space:${event.spaceId}`, data: { spaceId: event.spaceId, entryId: event.entryId, displayName: event.displayName, readiness: event.readiness } };
     case 'waiting.client.accepted':
       return {
         type: event.type,

@@ -2,6 +2,7 @@
  * @module http/presenters/meeting
  * The meeting object of each version. Only the redirect URL's name and, in
  * v3, `isInfinite` differ; a v3 CONSULTATION has no `isInfinite` key at all.
+ * v3 adds `title` when the meeting has one (v1 and v2 never show it).
  */
 import { Type, type Static } from '@fastify/type-provider-typebox';
 import { meetingState } from '../../domain/lifecycle.ts';
@@ -19,6 +20,7 @@ export const MeetingV3Schema = Type.Object({
   id,
   redirectUrl,
   isInfinite: Type.Optional(Type.Boolean({ description: 'Present for type MEETING only: true when the meeting never closes.' })),
+  title: Type.Optional(Type.String({ description: 'Foyer extension. The title the call page shows; absent when none was given.' })),
 });
 
 export function presentMeetingV1(publicUrl: string, meeting: Meeting): Static<typeof MeetingV1Schema> {
@@ -30,8 +32,9 @@ export function presentMeetingV2(publicUrl: string, meeting: Meeting): Static<ty
 }
 
 export function presentMeetingV3(publicUrl: string, meeting: Meeting): Static<typeof MeetingV3Schema> {
-  if (meeting.type === 'CONSULTATION') return { id: meeting.id, redirectUrl: meetingUrl(publicUrl, meeting) };
-  return { id: meeting.id, redirectUrl: meetingUrl(publicUrl, meeting), isInfinite: meeting.isInfinite };
+  const title = meeting.title ? { title: meeting.title } : {};
+  if (meeting.type === 'CONSULTATION') return { id: meeting.id, redirectUrl: meetingUrl(publicUrl, meeting), ...title };
+  return { id: meeting.id, redirectUrl: meetingUrl(publicUrl, meeting), isInfinite: meeting.isInfinite, ...title };
 }
 
 /** `GET /v3/meeting/:id` (a Foyer extension of the spec's object): the v3 meeting with whether it is still open. */

@@ -47,6 +47,12 @@ const CreateMeetingV3Body = Type.Object({
         'Foyer extension. True: the meeting is locked until its owner first joins (arrivals knock and the owner lets them in). Default: true for a CONSULTATION with an ownerEmail, false otherwise; true needs ownerEmail.',
     }),
   ),
+  title: Type.Optional(
+    Type.String({
+      description:
+        'Foyer extension. What the call page shows as the meeting’s name, beside the organization’s (for example "Follow-up, knee"). At most 100 characters; trimmed; empty means none; no control characters. 400 otherwise.',
+    }),
+  ),
 });
 
 export const v3Plugin: FastifyPluginAsyncTypebox<{ ctx: DomainContext; live: LiveContext }> = async (app, { ctx, live }) => {
@@ -88,6 +94,7 @@ export const v3Plugin: FastifyPluginAsyncTypebox<{ ctx: DomainContext; live: Liv
         meetingId: body.meetingId,
         queryParameters: body.queryParameters,
         waitForOwner: body.waitForOwner,
+        title: body.title,
       });
       reply.code(201).header('location', locationOf(request, meeting.id));
       return presentMeetingV3(ctx.publicUrl, meeting);

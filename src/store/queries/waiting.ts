@@ -10,7 +10,7 @@
  * write transaction at a time and needs no lock.
  */
 import type { WaitingStore } from '../../domain/ports/waiting-store.ts';
-import { ACTIVE_STATES, type MemberConsole, type WaitingEntry, type WaitingState } from '../../domain/waiting/types.ts';
+import { ACTIVE_STATES, parseReadiness, type MemberConsole, type WaitingEntry, type WaitingState } from '../../domain/waiting/types.ts';
 import { toDate, toDateOrNull, toInt, toMillis } from '../mappers.ts';
 import type { MemberConsolesTable, WaitingEntriesTable } from '../schema.ts';
 import { translated, type QueryContext } from './db.ts';
@@ -246,6 +246,7 @@ function entryToRow(e: WaitingEntry): WaitingEntriesTable {
     ended_at: ms(e.endedAt),
     outcome: e.outcome,
     message: e.message,
+    readiness: e.readiness ? JSON.stringify(e.readiness) : null,
   };
 }
 
@@ -260,6 +261,7 @@ function changeToRow(change: Change): Partial<WaitingEntriesTable> {
   for (const [field, column] of Object.entries(plain)) {
     if (field in change) (row as Record<string, unknown>)[column] = change[field as keyof typeof plain];
   }
+  if ('readiness' in change) row.readiness = change.readiness ? JSON.stringify(change.readiness) : null;
   return row;
 }
 
@@ -283,6 +285,7 @@ function rowToEntry(r: WaitingEntriesTable): WaitingEntry {
     endedAt: toDateOrNull(r.ended_at),
     outcome: r.outcome,
     message: r.message,
+    readiness: r.readiness ? parseReadiness(JSON.parse(r.readiness)) : null,
   };
 }
 

@@ -69,7 +69,7 @@ export const callTexts = {
     messageFrom: 'Message from {name}: {text}',
     // Announcements (a live region screen readers read).
     joined: '{name} joined.',
-    left: '{name} left.',
+    personLeft: '{name} left.',
     raisedHand: '{name} raised their hand.',
     loweredHand: '{name} lowered their hand.',
     reacted: '{name}: {reaction}',
@@ -132,7 +132,7 @@ export const callTexts = {
     chatOffline: 'Gerade keine Verbindung: Ihre Nachricht wurde nicht gesendet. Senden Sie sie gleich noch einmal.',
     messageFrom: 'Nachricht von {name}: {text}',
     joined: '{name} ist beigetreten.',
-    left: '{name} hat das Gespräch verlassen.',
+    personLeft: '{name} hat das Gespräch verlassen.',
     raisedHand: '{name} hat die Hand gehoben.',
     loweredHand: '{name} hat die Hand gesenkt.',
     reacted: '{name}: {reaction}',
