@@ -87,7 +87,20 @@ export type ServerMessage =
   | { type: 'error'; code: string; message: string }
   | { type: 'pong' }
   | { type: 'waiting'; token: string | undefined; view: ClientView }
-  | { type: 'console'; view: ConsoleView };
+  | { type: 'console'; view: ConsoleView }
+  | SfuMessage;
+
+/** The peer id that `offer`/`answer`/`ice` address to reach the SFU instead of a participant. */
+export const SFU_PEER = 'sfu';
+
+/** What the SFU link tells its browser besides offers and answers (docs/signalling.md, "The sfu peer"). */
+export type SfuMessage =
+  /** The place's media goes through the SFU from now on: publish to `sfu` (again, with `restart`: the SFU changed). */
+  | { type: 'sfu'; event: 'use'; restart: boolean }
+  /** Which participant each receiving m-line (by mid) carries, for the subscription offer that follows. */
+  | { type: 'sfu'; event: 'streams'; streams: Array<{ mid: string; kind: 'audio' | 'video'; from: string }> }
+  /** Who is speaking, from the SFU's audio levels. */
+  | { type: 'sfu'; event: 'talking'; from: string; talking: boolean };
 
 export class ProtocolError extends Error {
   override name = 'ProtocolError';

@@ -34,6 +34,8 @@ export interface Participating extends InPlace {
   readonly member: Actor | null;
   send(message: ServerMessage): void;
   refuse(code: number, errorCode: string, message: string): void;
+  /** The place uses the SFU: tell the browser (once), which then publishes to it. */
+  useSfu(): void;
 }
 
 /** Someone knocking at a meeting, waiting for its host. */

@@ -21,8 +21,9 @@ import type { Lines, Watched } from './lines.ts';
 import type { ClientMessage, ServerMessage } from './protocol.ts';
 import type { Registry } from './registry.ts';
 import type { ParticipantLists } from './participant-lists.ts';
+import type { SfuPlaces, SfuRouting } from './sfu-places.ts';
 
-export type { Watched };
+export type { Watched, SfuRouting };
 
 export interface RealtimeLogger {
   warn(object: object, message: string): void;
@@ -39,7 +40,12 @@ export interface RealtimeServices {
   readonly registry: Registry;
   readonly participantLists: ParticipantLists;
   readonly lines: Lines;
+  /** Which places here use the SFU; it tells their participants (sfu-places.ts). */
+  readonly sfuPlaces: SfuPlaces;
+  /** The Janus servers behind places of several people; absent when every place stays peer-to-peer. */
+  sfu: SfuRouting | undefined;
 }
+
 
 /** The connection, as its session (and the first message's handler) sees it. */
 export interface SessionHost {
@@ -84,6 +90,16 @@ export interface ParticipantRole {
   readonly host: boolean;
   /** Records the newest media state; written and announced at a bounded rate. */
   announceMedia(media: MediaState): void;
+  /** The participant's link to the SFU (created on first use); undefined without an SFU. */
+  sfuLink(): SfuLinkRole | undefined;
+}
+
+/** A participant's link to the SFU, as the relay handler uses it (sessions/sfu-link.ts). */
+export interface SfuLinkRole {
+  /** The browser's offer of its sending connection. */
+  offer(sdp: string): void;
+  /** The browser's answer to the subscription's offer. */
+  answer(sdp: string): void;
 }
 
 /** A waiting client's session, as its message handlers use it. */

@@ -1,0 +1,250 @@
+/**
+ * @module realtime/sessions/sfu-link
+ * The SFU's peer for one participant: what stands at the other end of the
+ * browser's messages to the reserved peer `sfu`. It holds two VideoRoom
+ * handles on the place's Janus (the placement says which):
+ * - a publisher: the browser's `offer` (its sending connection, one camera
+ *   and one microphone, simulcast where the browser does it) is joined to
+ *   the SFU room, and Janus's `answer` goes back;
+ * - one subscriber for everyone else's feeds (multistream): Janus offers,
+ *   the browser answers. The publisher's handle hears every publisher of
+ *   the room come and go (on whatever instance they are), so the link adds
+ *   them to the subscription itself; Janus renegotiates by itself when one
+ *   leaves (autoupdate). Before each subscription offer the browser gets
+ *   `sfu` `streams`: which participant each m-line carries.
+ * Descriptions carry their candidates (no trickle, in either direction):
+ * the browser sends its description once gathered, Janus answers with its
+ * own candidates in it.
+ *
+ * A new publishing offer (a new SDP session: the browser rebuilt its
+ * connections) starts the link over; the same session renegotiates (an ICE
+ * restart). When the link's Janus goes down the link waits for the place to
+ * have a room again (on another Janus, or the same one restarted) and tells
+ * the browser to publish again (`sfu` `use` with `restart`).
+ *
+ * Janus's own work is serialized per link, and never holds up the
+ * participant's other messages.
+ */
+import VideoRoomPlugin, { type VideoRoomHandle, type VideoRoomPublisher, type VideoRoomStream } from 'janode/plugins/videoroom';
+import type { PlaceRef } from '../../domain/presence.ts';
+import type { JanusServer } from '../../sfu/janus-server.ts';
+import { SFU_PEER, type ServerMessage } from '../protocol.ts';
+import type { RealtimeLogger, SfuLinkRole, SfuRouting } from '../session.ts';
+
+/** How often a link whose Janus went down asks for a room again. */
+const REPLACE_POLL_MS = 250;
+/** A subscription offer not answered within this is given up (the browser rebuilds its connections by then). */
+const ANSWER_DEADLINE_MS = 15_000;
+/** Detaching from a Janus that went away must not hold the link up. */
+const DETACH_DEADLINE_MS = 2000;
+
+export interface SfuLinkOwner {
+  /** The participant's id (the display of their feed in the SFU room). */
+  readonly id: string;
+  readonly place: PlaceRef;
+  send(message: ServerMessage): void;
+  /** Keeps work the instance should wait for when it stops. */
+  track<T>(promise: Promise<T>): Promise<T>;
+}
+
+/** The session id of an SDP's o= line: the same for every offer of one connection. */
+function sessionId(sdp: string): string | null {
+  return /^o=\S+ (\S+)/m.exec(sdp)?.[1] ?? null;
+}
+
+interface Joined {
+  server: JanusServer;
+  room: number;
+  pub: VideoRoomHandle;
+  feed: number;
+  sdpSession: string | null;
+  stopWatching: () => void;
+  sub?: VideoRoomHandle;
+  /** Other publishers of the room by feed: their participant id. */
+  feeds: Map<number, string>;
+  subscribed: Set<number>;
+  /** A subscription offer is with the browser; the next change waits for its answer. */
+  awaitingAnswer: NodeJS.Timeout | undefined;
+}
+
+export class SfuLink implements SfuLinkRole {
+  private joined: Joined | undefined;
+  private chain: Promise<void> = Promise.resolve();
+  private closed = false;
+  private replacing = false;
+
+  constructor(
+    private readonly owner: SfuLinkOwner,
+    private readonly sfu: SfuRouting,
+    private readonly log: RealtimeLogger,
+  ) {}
+
+  offer(sdp: string): void {
+    this.run('publish', () => this.publish(sdp));
+  }
+
+  answer(sdp: string): void {
+    this.run('answer the subscription', () => this.answered(sdp));
+  }
+
+  /** The participant left: their feed and subscription end (Janus stops their media at once). */
+  close(): Promise<void> {
+    this.closed = true;
+    return this.run('leave', () => this.leave());
+  }
+
+  /** Runs `step` after every step before it; a failure is logged, and the browser's connection health takes over. */
+  private run(what: string, step: () => Promise<void>): Promise<void> {
+    this.chain = this.chain.then(step).catch((error: Error) => {
+      if (!this.closed) this.log.warn({ err: error.message, participant: this.owner.id }, `sfu: could not ${what}`);
+    });
+    return this.owner.track(this.chain);
+  }
+
+  private async publish(sdp: string): Promise<void> {
+    if (this.closed) return;
+    const session = sessionId(sdp);
+    const current = this.joined;
+    if (current && current.sdpSession === session && current.server.up) {
+      const configured = await current.pub.configure({ jsep: { type: 'offer', sdp } });
+      if (configured.jsep) this.owner.send({ type: 'answer', from: SFU_PEER, sdp: configured.jsep.sdp });
+      return;
+    }
+    await this.leave();
+    const placed = await this.sfu.roomFor(this.owner.place);
+    if (!placed) {
+      // No Janus answers now: publish again once one does.
+      this.awaitRoom();
+      return;
+    }
+    const { server, room } = placed;
+    const pub = await server.attach();
+    const onDown = () => this.serverDown(joined);
+    const joined: Joined = {
+      server,
+      room,
+      pub,
+      feed: 0,
+      sdpSession: session,
+      stopWatching: () => server.off('down', onDown),
+      feeds: new Map(),
+      subscribed: new Set(),
+      awaitingAnswer: undefined,
+    };
+    this.joined = joined;
+    server.once('down', onDown);
+    pub.on(VideoRoomPlugin.EVENT.VIDEOROOM_PUB_LIST, (e: { publishers: VideoRoomPublisher[] }) => this.publishers(joined, e.publishers));
+    const gone = (e: { feed?: number }) => {
+      if (e.feed === undefined || e.feed === joined.feed) return;
+      joined.feeds.delete(e.feed);
+      joined.subscribed.delete(e.feed);
+    };
+    pub.on(VideoRoomPlugin.EVENT.VIDEOROOM_UNPUBLISHED, gone);
+    pub.on(VideoRoomPlugin.EVENT.VIDEOROOM_LEAVING, gone);
+    pub.on(VideoRoomPlugin.EVENT.VIDEOROOM_TALKING, (e: { feed: number; talking: boolean }) => {
+      const from = e.feed === joined.feed ? this.owner.id : joined.feeds.get(e.feed);
+      if (from && this.joined === joined) this.owner.send({ type: 'sfu', event: 'talking', from, talking: e.talking });
+    });
+    const result = await pub.joinConfigurePublisher({ room, display: this.owner.id, jsep: { type: 'offer', sdp } });
+    joined.feed = result.feed;
+    if (!result.jsep) throw new Error('Janus did not answer the publishing offer');
+    if (this.joined !== joined) return;
+    this.owner.send({ type: 'answer', from: SFU_PEER, sdp: result.jsep.sdp });
+    this.publishers(joined, result.publishers ?? []);
+  }
+
+  /** Publishers of the room (all of them, or the ones just published): each is subscribed to. */
+  private publishers(joined: Joined, publishers: VideoRoomPublisher[]): void {
+    for (const p of publishers) {
+      if (p.feed !== joined.feed && p.display) joined.feeds.set(p.feed, p.display);
+    }
+    this.run('subscribe', () => this.subscribe(joined));
+  }
+
+  /** Adds every publisher not yet subscribed to the one subscription (joining it the first time). */
+  private async subscribe(joined: Joined): Promise<void> {
+    if (this.joined !== joined || joined.awaitingAnswer || this.closed) return;
+    const wanted = [...joined.feeds.keys()].filter((feed) => !joined.subscribed.has(feed));
+    if (wanted.length === 0) return;
+    for (const feed of wanted) joined.subscribed.add(feed);
+    const streams = wanted.map((feed) => ({ feed }));
+    if (!joined.sub) {
+      const sub = await joined.server.attach();
+      joined.sub = sub;
+      // Janus offers again by itself when a publisher leaves (autoupdate).
+      sub.on(VideoRoomPlugin.EVENT.VIDEOROOM_UPDATED, (e: { streams?: VideoRoomStream[]; jsep?: { type: 'offer'; sdp: string } }) => {
+        if (e.jsep && this.joined === joined) this.offerSubscription(joined, e.streams ?? sub.streams ?? [], e.jsep.sdp);
+      });
+      const result = await sub.joinSubscriber({ room: joined.room, streams, autoupdate: true });
+      if (result.jsep) this.offerSubscription(joined, result.streams, result.jsep.sdp);
+    } else {
+      const result = await joined.sub.update({ subscribe: streams });
+      if (result.jsep) this.offerSubscription(joined, result.streams ?? joined.sub.streams ?? [], result.jsep.sdp);
+    }
+  }
+
+  private offerSubscription(joined: Joined, streams: VideoRoomStream[], sdp: string): void {
+    const carried = streams.flatMap((s) => {
+      const from = s.feed_id !== undefined ? (joined.feeds.get(s.feed_id) ?? s.feed_display) : undefined;
+      return (s.type === 'audio' || s.type === 'video') && s.active !== false && from ? [{ mid: s.mid, kind: s.type, from }] : [];
+    });
+    clearTimeout(joined.awaitingAnswer);
+    joined.awaitingAnswer = setTimeout(() => {
+      joined.awaitingAnswer = undefined;
+    }, ANSWER_DEADLINE_MS);
+    this.owner.send({ type: 'sfu', event: 'streams', streams: carried });
+    this.owner.send({ type: 'offer', from: SFU_PEER, sdp });
+  }
+
+  private async answered(sdp: string): Promise<void> {
+    const joined = this.joined;
+    if (!joined?.sub || this.closed) return;
+    await joined.sub.start({ jsep: { type: 'answer', sdp } });
+    clearTimeout(joined.awaitingAnswer);
+    joined.awaitingAnswer = undefined;
+    // Publishers that arrived meanwhile.
+    await this.subscribe(joined);
+  }
+
+  private async leave(): Promise<void> {
+    const joined = this.joined;
+    if (!joined) return;
+    this.joined = undefined;
+    joined.stopWatching();
+    clearTimeout(joined.awaitingAnswer);
+    if (!joined.server.up) return;
+    const detach = async (handle: VideoRoomHandle | undefined) => {
+      if (!handle) return;
+      let timer: NodeJS.Timeout | undefined;
+      const deadline = new Promise<void>((resolve) => (timer = setTimeout(resolve, DETACH_DEADLINE_MS)));
+      await Promise.race([handle.detach().catch(() => {}), deadline]);
+      clearTimeout(timer);
+    };
+    await Promise.all([detach(joined.sub), detach(joined.pub)]);
+  }
+
+  /** The link's Janus stopped answering: its media is gone; publish again once the place has a room. */
+  private serverDown(joined: Joined): void {
+    if (this.joined !== joined) return;
+    this.joined = undefined;
+    clearTimeout(joined.awaitingAnswer);
+    this.awaitRoom();
+  }
+
+  /** Waits until a Janus can take the place, then asks the browser to publish again. */
+  private awaitRoom(): void {
+    if (this.replacing || this.closed) return;
+    this.replacing = true;
+    const attempt = async (): Promise<void> => {
+      if (this.closed) return;
+      const placed = await this.sfu.roomFor(this.owner.place).catch(() => undefined);
+      if (this.closed) return;
+      if (!placed) {
+        await new Promise((resolve) => setTimeout(resolve, REPLACE_POLL_MS));
+        return attempt();
+      }
+      this.owner.send({ type: 'sfu', event: 'use', restart: true });
+    };
+    void attempt().finally(() => (this.replacing = false));
+  }
+}
