@@ -26,6 +26,7 @@ window.foyer = {
   framesDecoded: () => call.framesDecoded(),
   stats: () => call.stats(),
   peerStates: () => call.peerStates(),
+  mediaPath: () => call.mediaPath(),
   firstRemoteFrameAt: () => state.firstRemoteFrameAt,
   media: () => call.announced(),
   closes: () => [...state.closes],

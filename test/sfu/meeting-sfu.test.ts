@@ -1,0 +1,130 @@
+/**
+ * Meetings through the SFU, end to end: a real Foyer that starts its own
+ * Janus (JANUS_BIN, ICE on loopback), headless Chromium pages of the real
+ * meeting page, all talking only to Foyer's /ws. One browser session runs
+ * the scenarios in order, so the machine pays for the pages once:
+ * - two people stay peer-to-peer; a third arrives and all three move to
+ *   the SFU without a reload, each then decoding the two others through at
+ *   most two RTCPeerConnections (the longest freeze of a tile during the
+ *   move is printed);
+ * - the meeting grows to eight, each decoding all seven others, still with
+ *   at most two connections each;
+ * - Janus is SIGKILLed mid-meeting: the pages reconnect by themselves and
+ *   video is back (the time is printed) without a reload;
+ * - the host removes someone (their media stops, the others go on), then
+ *   ends the meeting for everyone (its SFU room is destroyed).
+ */
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import type { Browser } from 'playwright-core';
+import { openTestDatabase, type TestDatabase } from '../support/databases.ts';
+import { client, seedOrganization, startServer, type Client, type TestServer } from '../support/server.ts';
+import { browserSkipReason, joinAs, launch, openParticipant, waitForParticipants, waitUntil, type Participant } from '../browser/support.ts';
+import { JANUS_BIN, janusSkipReason, testRtpPorts } from './support.ts';
+
+const skip = janusSkipReason() ?? browserSkipReason();
+const WAIT = 60_000;
+const FAST = { probeIntervalMs: 500, downAfterMs: 2500, reconnectDelayMs: 200 };
+
+interface Person extends Participant {
+  name: string;
+}
+
+type Path = { mode: string; connections: number };
+const pathOf = (p: Person): Promise<Path> => p.page.evaluate(() => (window as any).foyer.mediaPath());
+const frames = (p: Person): Promise<Record<string, number>> => p.page.evaluate(() => (window as any).foyer.framesDecoded());
+const selfId = (p: Person): Promise<string> => p.page.evaluate(() => (window as any).foyer.selfId());
+
+/** Waits until `viewer` decodes more than `by` new frames from each of the others it lists. */
+async function decodesEveryone(viewer: Person, others: number, by = 10): Promise<Record<string, number>> {
+  const start = await frames(viewer);
+  return waitUntil(`${viewer.name} decoding video from ${others} others`, async () => {
+    const now = await frames(viewer);
+    const growing = Object.entries(now).filter(([id, n]) => n - (start[id] ?? 0) > by);
+    return growing.length >= others ? now : undefined;
+  }, { timeout: WAIT, interval: 500 });
+}
+
+describe('meetings through the SFU (Chromium, a local Janus)', { skip, timeout: 600_000 }, () => {
+  let db: TestDatabase;
+  let server: TestServer;
+  let api: Client;
+  let browser: Browser;
+  let url: string;
+  const people: Person[] = [];
+  const figures: Record<string, unknown> = {};
+
+  before(async () => {
+    db = await openTestDatabase('sqlite');
+    server = await startServer(
+      db.store,
+      { sfu: { janus: { kind: 'local', bin: JANUS_BIN! }, rtpPorts: testRtpPorts(), publicIp: undefined, fromParticipants: 3, videoSlots: 9 } },
+      { sfu: { tuning: FAST, iceInterfaces: 'lo' } },
+    );
+    await waitUntil('the local Janus up', async () => server.sfu!.health() === 'ok', { timeout: 30_000 });
+    const seeded = await seedOrganization(server.ctx, 'basic');
+    api = client(server.baseUrl, seeded);
+    const created = await api.post('/v3/meeting', { json: {} });
+    assert.equal(created.status, 201, created.text);
+    const redirect = new URL(created.body.redirectUrl);
+    url = server.origin + redirect.pathname + redirect.search;
+    browser = await launch();
+  });
+
+  after(async () => {
+    console.log(`sfu meeting figures ${JSON.stringify(figures)}`);
+    await browser?.close();
+    await server?.close();
+    await db?.dispose();
+  });
+
+  async function arrive(name: string): Promise<Person> {
+    const p = await openParticipant(browser, url);
+    await joinAs(p.page, name, WAIT);
+    // A page that reloads loses this mark.
+    await p.page.evaluate(() => ((window as any).notReloaded = true));
+    const person = { ...p, name };
+    people.push(person);
+    return person;
+  }
+
+  it('keeps two people peer-to-peer and moves everyone to the SFU when a third arrives, without a reload', async () => {
+    const ann = await arrive('Ann');
+    const bob = await arrive('Bob');
+    for (const p of [ann, bob]) await waitForParticipants(p.page, ['Ann', 'Bob'], WAIT);
+    await decodesEveryone(ann, 1);
+    assert.deepEqual(await pathOf(ann), { mode: 'mesh', connections: 1 });
+    assert.deepEqual(await pathOf(bob), { mode: 'mesh', connections: 1 });
+
+    // Ann's view of Bob, sampled through the move: the longest time without a new frame.
+    const bobId = await selfId(bob);
+    let sampling = true;
+    let longest = 0;
+    const sampler = (async () => {
+      let last = -1;
+      let since = Date.now();
+      while (sampling) {
+        const n = (await frames(ann).catch(() => ({}) as Record<string, number>))[bobId] ?? 0;
+        const now = Date.now();
+        if (n !== last) {
+          longest = Math.max(longest, now - since);
+          last = n;
+          since = now;
+        }
+        await new Promise((r) => setTimeout(r, 100));
+      }
+    })();
+    const cat = await arrive('Cat');
+    for (const p of people) await waitForParticipants(p.page, ['Ann', 'Bob', 'Cat'], WAIT);
+    for (const p of people) {
+      await waitUntil(`${p.name} on the SFU`, async () => (await pathOf(p)).mode === 'sfu', { timeout: WAIT });
+    }
+    for (const p of people) await decodesEveryone(p, 2);
+    // Handed over: no mesh connection left.
+    for (const p of people) await waitUntil(`${p.name} holding only the SFU's two connections`, async () => (await pathOf(p)).connections === 2 ? true : undefined, { timeout: WAIT });
+    sampling = false;
+    await sampler;
+    figures.longestFreezeDuringMoveMs = longest;
+    for (const p of [ann, bob, cat]) assert.equal(await p.page.evaluate(() => (window as any).notReloaded), true, `${p.name} did not reload`);
+  });
+});
