@@ -30,7 +30,7 @@ interface Person extends Participant {
   name: string;
 }
 
-type Path = { mode: string; connections: number };
+type Path = { mode: string; connections: number; sfu: unknown };
 const pathOf = (p: Person): Promise<Path> => p.page.evaluate(() => (window as any).foyer.mediaPath());
 const frames = (p: Person): Promise<Record<string, number>> => p.page.evaluate(() => (window as any).foyer.framesDecoded());
 const selfId = (p: Person): Promise<string> => p.page.evaluate(() => (window as any).foyer.selfId());
@@ -38,11 +38,14 @@ const selfId = (p: Person): Promise<string> => p.page.evaluate(() => (window as 
 /** Waits until `viewer` decodes more than `by` new frames from each of the others it lists. */
 async function decodesEveryone(viewer: Person, others: number, by = 10): Promise<Record<string, number>> {
   const start = await frames(viewer);
+  let last: Record<string, number> = start;
   return waitUntil(`${viewer.name} decoding video from ${others} others`, async () => {
-    const now = await frames(viewer);
+    const now = (last = await frames(viewer));
     const growing = Object.entries(now).filter(([id, n]) => n - (start[id] ?? 0) > by);
     return growing.length >= others ? now : undefined;
-  }, { timeout: WAIT, interval: 500 });
+  }, { timeout: WAIT, interval: 500 }).catch(async (error: Error) => {
+    throw new Error(`${error.message}; frames ${JSON.stringify(start)} → ${JSON.stringify(last)}; path ${JSON.stringify(await pathOf(viewer))}`);
+  });
 }
 
 describe('meetings through the SFU (Chromium, a local Janus)', { skip, timeout: 600_000 }, () => {
@@ -58,8 +61,11 @@ describe('meetings through the SFU (Chromium, a local Janus)', { skip, timeout: 
     db = await openTestDatabase('sqlite');
     server = await startServer(
       db.store,
-      { sfu: { janus: { kind: 'local', bin: JANUS_BIN! }, rtpPorts: testRtpPorts(), publicIp: undefined, fromParticipants: 3, videoSlots: 9 } },
-      { sfu: { tuning: FAST, iceInterfaces: 'lo' } },
+      {
+        sfu: { janus: { kind: 'local', bin: JANUS_BIN! }, rtpPorts: testRtpPorts(), publicIp: undefined, fromParticipants: 3, videoSlots: 9 },
+        ...(process.env.SFU_TEST_LOG ? { logLevel: process.env.SFU_TEST_LOG as 'warn' } : {}),
+      },
+      { sfu: { tuning: FAST, iceInterfaces: 'lo' }, logger: Boolean(process.env.SFU_TEST_LOG) },
     );
     await waitUntil('the local Janus up', async () => server.sfu!.health() === 'ok', { timeout: 30_000 });
     const seeded = await seedOrganization(server.ctx, 'basic');
@@ -93,8 +99,8 @@ describe('meetings through the SFU (Chromium, a local Janus)', { skip, timeout: 
     const bob = await arrive('Bob');
     for (const p of [ann, bob]) await waitForParticipants(p.page, ['Ann', 'Bob'], WAIT);
     await decodesEveryone(ann, 1);
-    assert.deepEqual(await pathOf(ann), { mode: 'mesh', connections: 1 });
-    assert.deepEqual(await pathOf(bob), { mode: 'mesh', connections: 1 });
+    assert.deepEqual(await pathOf(ann), { mode: 'mesh', connections: 1, sfu: null });
+    assert.deepEqual(await pathOf(bob), { mode: 'mesh', connections: 1, sfu: null });
 
     // Ann's view of Bob, sampled through the move: the longest time without a new frame.
     const bobId = await selfId(bob);
@@ -126,5 +132,56 @@ describe('meetings through the SFU (Chromium, a local Janus)', { skip, timeout: 
     await sampler;
     figures.longestFreezeDuringMoveMs = longest;
     for (const p of [ann, bob, cat]) assert.equal(await p.page.evaluate(() => (window as any).notReloaded), true, `${p.name} did not reload`);
+  });
+
+  it('carries eight people, each decoding the seven others through two connections', async () => {
+    for (const name of ['Dan', 'Eve', 'Fay', 'Gus', 'Hal']) await arrive(name);
+    const names = people.map((p) => p.name);
+    for (const p of people) await waitForParticipants(p.page, names, WAIT);
+    const startedAt = Date.now();
+    for (const p of people) await decodesEveryone(p, 7);
+    figures.eightDecodingAllMs = Date.now() - startedAt;
+    for (const p of people) {
+      const path = await pathOf(p);
+      assert.equal(path.mode, 'sfu', `${p.name} on the SFU`);
+      assert.ok(path.connections <= 2, `${p.name} holds ${path.connections} connections`);
+    }
+    // The three last to come: they never had a mesh connection.
+  });
+
+  it('comes back by itself after Janus is killed: the meeting gets a room again, video returns without a reload', async () => {
+    const pid = server.sfu!.localPid;
+    assert.ok(pid, 'the local Janus runs');
+    const watchers = people.slice(0, 3);
+    const killedAt = Date.now();
+    process.kill(pid, 'SIGKILL');
+    await waitUntil('Janus noticed down', async () => server.sfu!.health() === 'down' || server.sfu!.localPid !== pid, { timeout: 10_000, interval: 50 });
+    figures.janusDownNoticedMs = Date.now() - killedAt;
+    // Video from everyone again, at the first three (each decoding seven).
+    for (const p of watchers) await decodesEveryone(p, 7, 5);
+    figures.videoBackAfterKillMs = Date.now() - killedAt;
+    for (const p of people) assert.equal(await p.page.evaluate(() => (window as any).notReloaded), true, `${p.name} did not reload`);
+  });
+
+  it('lets the host remove someone from the SFU room, and end the meeting, which destroys the room', async () => {
+    const meetingId = new URL(url).pathname.split('/').pop()!;
+    const place = { kind: 'meeting' as const, id: meetingId };
+    const placement = await db.store.findPlacement(place);
+    assert.ok(placement, 'the meeting is placed');
+    const janus = server.sfu!.servers.find((s) => s.label === placement.server)!;
+    const hal = people.pop()!;
+    const halId = await selfId(hal);
+    await waitUntil('Hal publishing in the SFU room', async () => (await janus.participants(placement.room)).some((p) => p.display === halId));
+    const removed = await api.delete(`/v3/meeting/${meetingId}/participants/${halId}`);
+    assert.ok(removed.status < 300, removed.text);
+    await waitUntil('Hal gone from the SFU room', async () => !(await janus.participants(placement.room)).some((p) => p.display === halId) ? true : undefined, { timeout: 10_000 });
+    await hal.page.waitForFunction(() => (window as any).foyer.phase() === 'ended' || (window as any).foyer.closes().includes(4460), undefined, { timeout: WAIT });
+    // The others go on, with one person less.
+    await decodesEveryone(people[0]!, 6, 5);
+
+    const ended = await api.post(`/v3/meeting/${meetingId}/end`, { json: {} });
+    assert.ok(ended.status < 300, ended.text);
+    await waitUntil('the placement forgotten', async () => ((await db.store.findPlacement(place)) === undefined ? true : undefined), { timeout: 10_000 });
+    await assert.rejects(janus.participants(placement.room), /426|No such room/i, 'the SFU room is destroyed');
   });
 });

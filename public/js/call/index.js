@@ -135,7 +135,7 @@ export function createCall(page, { onEnd = null, waitingCall = false } = {}) {
     stats: () => c.media.stats(),
     peerStates: () => c.media.peerStates(),
     /** 'mesh' or 'sfu', and how many RTCPeerConnections are open. */
-    mediaPath: () => ({ mode: c.media.mode, connections: c.media.connectionCount() }),
+    mediaPath: () => ({ mode: c.media.mode, connections: c.media.connectionCount(), sfu: c.media.sfuDetails() }),
     announced: () => announced(state),
     announcements: () => [...c.ui.announcements],
     sendProfile: () => c.ui.sendProfile ?? null,

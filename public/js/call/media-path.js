@@ -208,6 +208,13 @@ export class MediaPath {
     return result;
   }
 
+  /** What the SFU side holds now (tests and diagnostics). */
+  sfuDetails() {
+    if (!this.sfu) return null;
+    const { pub, sub, map, remote } = this.sfu;
+    return { pub: pub?.connectionState ?? null, sub: sub?.connectionState ?? null, streams: map.size, carried: [...remote.keys()], viaSfu: [...this.viaSfu], mesh: [...this.mesh.peers.keys()], state: this.sfu.health.current };
+  }
+
   /** How many RTCPeerConnections this page holds open now (tests and diagnostics). */
   connectionCount() {
     const sfu = this.sfu ? [this.sfu.pub, this.sfu.sub].filter((pc) => pc && pc.connectionState !== 'closed').length : 0;

@@ -78,7 +78,11 @@ export class SfuClient {
       {
         onState: (report) => this.onState(report),
         carried: () => this.carried(),
-        restartIce: () => this.rebuild(),
+        // First remedy: while the publishing connection is up the subscription is still being offered (people arriving
+        // at once renegotiate it several times): wait for the next bound. Otherwise both start over.
+        restartIce: () => {
+          if (this.pub?.connectionState !== 'connected' || this.sub?.connectionState === 'failed') this.rebuild();
+        },
         rebuild: () => this.rebuild(),
         retry: () => this.rebuild(),
       },
@@ -128,8 +132,13 @@ export class SfuClient {
     const session = sessionId(sdp);
     if (!this.sub || this.subSession !== session) {
       this.sub?.close();
-      this.sub = new RTCPeerConnection({ iceServers: this.iceServers, iceTransportPolicy: this.iceTransportPolicy });
+      const sub = new RTCPeerConnection({ iceServers: this.iceServers, iceTransportPolicy: this.iceTransportPolicy });
+      this.sub = sub;
       this.subSession = session;
+      // The health follows the publishing connection's states; a subscription that fails starts both over.
+      sub.addEventListener('connectionstatechange', () => {
+        if (this.sub === sub && sub.connectionState === 'failed') this.rebuild();
+      });
     }
     const pc = this.sub;
     await pc.setRemoteDescription({ type: 'offer', sdp });

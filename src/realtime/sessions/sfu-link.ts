@@ -28,9 +28,12 @@
 import VideoRoomPlugin, { type VideoRoomHandle, type VideoRoomPublisher, type VideoRoomStream } from 'janode/plugins/videoroom';
 import type { PlaceRef } from '../../domain/presence.ts';
 import type { JanusServer } from '../../sfu/janus-server.ts';
+import { videoRoomErrorCode } from '../../sfu/rooms.ts';
 import { SFU_PEER, type ServerMessage } from '../protocol.ts';
 import type { RealtimeLogger, SfuLinkRole, SfuRouting } from '../session.ts';
 
+/** VideoRoom's "Unexpected ANSWER (did we offer?)". */
+const UNEXPECTED_ANSWER = 469;
 /** How often a link whose Janus went down asks for a room again. */
 const REPLACE_POLL_MS = 250;
 /** A subscription offer not answered within this is given up (the browser rebuilds its connections by then). */
@@ -65,6 +68,8 @@ interface Joined {
   subscribed: Set<number>;
   /** A subscription offer is with the browser; the next change waits for its answer. */
   awaitingAnswer: NodeJS.Timeout | undefined;
+  /** The last subscription offer sent: Janus may report one offer both as the update's result and as an event. */
+  lastOffer: string | undefined;
 }
 
 export class SfuLink implements SfuLinkRole {
@@ -95,6 +100,7 @@ export class SfuLink implements SfuLinkRole {
 
   /** Runs `step` after every step before it; a failure is logged, and the browser's connection health takes over. */
   private run(what: string, step: () => Promise<void>): Promise<void> {
+    if (process.env.SFU_DEBUG) console.log(`sfu-link ${this.owner.id}: ${what}`);
     this.chain = this.chain.then(step).catch((error: Error) => {
       if (!this.closed) this.log.warn({ err: error.message, participant: this.owner.id }, `sfu: could not ${what}`);
     });
@@ -130,6 +136,7 @@ export class SfuLink implements SfuLinkRole {
       feeds: new Map(),
       subscribed: new Set(),
       awaitingAnswer: undefined,
+      lastOffer: undefined,
     };
     this.joined = joined;
     server.once('down', onDown);
@@ -168,22 +175,36 @@ export class SfuLink implements SfuLinkRole {
     if (wanted.length === 0) return;
     for (const feed of wanted) joined.subscribed.add(feed);
     const streams = wanted.map((feed) => ({ feed }));
-    if (!joined.sub) {
-      const sub = await joined.server.attach();
-      joined.sub = sub;
-      // Janus offers again by itself when a publisher leaves (autoupdate).
-      sub.on(VideoRoomPlugin.EVENT.VIDEOROOM_UPDATED, (e: { streams?: VideoRoomStream[]; jsep?: { type: 'offer'; sdp: string } }) => {
-        if (e.jsep && this.joined === joined) this.offerSubscription(joined, e.streams ?? sub.streams ?? [], e.jsep.sdp);
-      });
-      const result = await sub.joinSubscriber({ room: joined.room, streams, autoupdate: true });
-      if (result.jsep) this.offerSubscription(joined, result.streams, result.jsep.sdp);
-    } else {
-      const result = await joined.sub.update({ subscribe: streams });
-      if (result.jsep) this.offerSubscription(joined, result.streams ?? joined.sub.streams ?? [], result.jsep.sdp);
+    try {
+      if (!joined.sub) {
+        const sub = await joined.server.attach();
+        // Janus offers again by itself when a publisher leaves (autoupdate).
+        sub.on(VideoRoomPlugin.EVENT.VIDEOROOM_UPDATED, (e: { streams?: VideoRoomStream[]; jsep?: { type: 'offer'; sdp: string } }) => {
+          if (e.jsep && this.joined === joined && joined.sub === sub) this.offerSubscription(joined, e.streams ?? sub.streams ?? [], e.jsep.sdp);
+        });
+        const result = await sub.joinSubscriber({ room: joined.room, streams, autoupdate: true }).catch(async (error: unknown) => {
+          await sub.detach().catch(() => {});
+          throw error;
+        });
+        joined.sub = sub;
+        if (result.jsep) this.offerSubscription(joined, result.streams, result.jsep.sdp);
+      } else {
+        const result = await joined.sub.update({ subscribe: streams });
+        if (result.jsep) this.offerSubscription(joined, result.streams ?? joined.sub.streams ?? [], result.jsep.sdp);
+      }
+    } catch (error) {
+      // A feed that went away meanwhile (428): forgotten until it publishes again, when the room announces it.
+      for (const feed of wanted) {
+        joined.subscribed.delete(feed);
+        joined.feeds.delete(feed);
+      }
+      throw error;
     }
   }
 
   private offerSubscription(joined: Joined, streams: VideoRoomStream[], sdp: string): void {
+    if (sdp === joined.lastOffer) return;
+    joined.lastOffer = sdp;
     const carried = streams.flatMap((s) => {
       const from = s.feed_id !== undefined ? (joined.feeds.get(s.feed_id) ?? s.feed_display) : undefined;
       return (s.type === 'audio' || s.type === 'video') && s.active !== false && from ? [{ mid: s.mid, kind: s.type, from }] : [];
@@ -199,9 +220,17 @@ export class SfuLink implements SfuLinkRole {
   private async answered(sdp: string): Promise<void> {
     const joined = this.joined;
     if (!joined?.sub || this.closed) return;
-    await joined.sub.start({ jsep: { type: 'answer', sdp } });
-    clearTimeout(joined.awaitingAnswer);
-    joined.awaitingAnswer = undefined;
+    try {
+      await joined.sub.start({ jsep: { type: 'answer', sdp } });
+    } catch (error) {
+      // An answer to an offer Janus replaced meanwhile (a publisher left while one arrived): its newer offer is on the way.
+      if (videoRoomErrorCode(error) !== UNEXPECTED_ANSWER) throw error;
+    } finally {
+      if (this.joined === joined) {
+        clearTimeout(joined.awaitingAnswer);
+        joined.awaitingAnswer = undefined;
+      }
+    }
     // Publishers that arrived meanwhile.
     await this.subscribe(joined);
   }
