@@ -50,6 +50,20 @@ export interface SfuLinkOwner {
   track<T>(promise: Promise<T>): Promise<T>;
 }
 
+/**
+ * janode's requests wait forever for an answer: a Janus killed mid-request
+ * would hold the link's every later step. A step gives up after this.
+ */
+const STEP_DEADLINE_MS = 10_000;
+
+function withDeadline(work: Promise<void>, what: string): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`Janus did not answer (${what}) within ${STEP_DEADLINE_MS} ms`)), STEP_DEADLINE_MS);
+  });
+  return Promise.race([work, deadline]).finally(() => clearTimeout(timer));
+}
+
 /** The session id of an SDP's o= line: the same for every offer of one connection. */
 function sessionId(sdp: string): string | null {
   return /^o=\S+ (\S+)/m.exec(sdp)?.[1] ?? null;
@@ -100,8 +114,7 @@ export class SfuLink implements SfuLinkRole {
 
   /** Runs `step` after every step before it; a failure is logged, and the browser's connection health takes over. */
   private run(what: string, step: () => Promise<void>): Promise<void> {
-    if (process.env.SFU_DEBUG) console.log(`sfu-link ${this.owner.id}: ${what}`);
-    this.chain = this.chain.then(step).catch((error: Error) => {
+    this.chain = this.chain.then(() => withDeadline(step(), what)).catch((error: Error) => {
       if (!this.closed) this.log.warn({ err: error.message, participant: this.owner.id }, `sfu: could not ${what}`);
     });
     return this.owner.track(this.chain);
