@@ -70,6 +70,7 @@ export async function createServer(parts: ServerParts): Promise<FoyerServer> {
   if (sfu) {
     realtime.useSfu({
       fromParticipants: config.sfu.fromParticipants,
+      videoSlots: config.sfu.videoSlots,
       roomFor: (place) => sfu.roomFor(place),
       isPlaced: (place) => sfu.isPlaced(place),
     });

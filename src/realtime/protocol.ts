@@ -44,7 +44,11 @@ export type ClientMessage =
   | { type: 'lock' }
   | { type: 'unlock' }
   | { type: 'admit'; knockId: string }
-  | { type: 'turn_away'; knockId: string };
+  | { type: 'turn_away'; knockId: string }
+  /** Through the SFU: how much of `from`'s video this page wants (its tile's size, or none beyond the video slots). */
+  | { type: 'sfu_want'; from: string; video: VideoWant };
+
+export type VideoWant = 'high' | 'low' | 'off';
 
 export interface ParticipantView {
   id: string;
@@ -192,6 +196,10 @@ const PARSERS: { [T in ClientMessage['type']]: (o: Fields) => MessageOf<T> } = {
   unlock: () => ({ type: 'unlock' }),
   admit: (o) => ({ type: 'admit', knockId: str(o, 'knockId', MAX_ID_CHARS) }),
   turn_away: (o) => ({ type: 'turn_away', knockId: str(o, 'knockId', MAX_ID_CHARS) }),
+  sfu_want(o) {
+    if (o.video !== 'high' && o.video !== 'low' && o.video !== 'off') fail('"video" is "high", "low" or "off".');
+    return { type: 'sfu_want', from: str(o, 'from', MAX_ID_CHARS), video: o.video };
+  },
 };
 
 function optionalBool(o: Fields, key: string): boolean | undefined {

@@ -18,7 +18,7 @@ import type { LiveContext } from '../domain/lifecycle.ts';
 import type { MediaState, PlaceRef } from '../domain/presence.ts';
 import type { BusMessage } from './bus.ts';
 import type { Lines, Watched } from './lines.ts';
-import type { ClientMessage, ServerMessage } from './protocol.ts';
+import type { ClientMessage, ServerMessage, VideoWant } from './protocol.ts';
 import type { Registry } from './registry.ts';
 import type { ParticipantLists } from './participant-lists.ts';
 import type { SfuPlaces, SfuRouting } from './sfu-places.ts';
@@ -100,6 +100,8 @@ export interface SfuLinkRole {
   offer(sdp: string): void;
   /** The browser's answer to the subscription's offer. */
   answer(sdp: string): void;
+  /** How much of a participant's video the browser wants. */
+  want(from: string, video: VideoWant): void;
 }
 
 /** A waiting client's session, as its message handlers use it. */

@@ -20,6 +20,8 @@ import type { Registry } from './registry.ts';
 export interface SfuRouting {
   /** A place moves to the SFU when this many people are present. */
   readonly fromParticipants: number;
+  /** At most this many videos a participant receives at once. */
+  readonly videoSlots: number;
   /** The place's SFU room, placed (recorded for every instance) and created when needed; undefined while no Janus can take it. */
   roomFor(place: PlaceRef): Promise<PlacedRoom | undefined>;
   /** Whether the place uses the SFU already (it has a placement). */

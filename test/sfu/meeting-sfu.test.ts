@@ -146,7 +146,13 @@ describe('meetings through the SFU (Chromium, a local Janus)', { skip, timeout: 
       assert.equal(path.mode, 'sfu', `${p.name} on the SFU`);
       assert.ok(path.connections <= 2, `${p.name} holds ${path.connections} connections`);
     }
-    // The three last to come: they never had a mesh connection.
+    // Seven thumbnails in a grid: each gets the lowest simulcast layer (a quarter of the camera's width), not the full picture.
+    const sizes = await waitUntil('thumbnails at the lowest layer', async () => {
+      const stats: Record<string, { frameWidth: number }> = await people[0]!.page.evaluate(() => (window as any).foyer.stats());
+      const widths = Object.values(stats).map((s) => s.frameWidth);
+      return widths.length === 7 && widths.every((w) => w > 0 && w <= 200) ? widths : undefined;
+    }, { timeout: WAIT });
+    figures.thumbnailWidths = sizes;
   });
 
   it('comes back by itself after Janus is killed: the meeting gets a room again, video returns without a reload', async () => {

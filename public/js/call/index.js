@@ -19,7 +19,7 @@ import { sendReaction, setHand } from './reactions.js';
 import { newBackoff, reconnectWhenOnline } from './reconnect.js';
 import { refresh, relayout } from './screen.js';
 import { openSettings } from './settings.js';
-import { feedLevels } from './speaking.js';
+import { feedLevels, setActiveSpeaker } from './speaking.js';
 import { attachStream, renderPeerState, setQuality } from './tiles.js';
 import { renderPeople } from './people.js';
 import { announced, audioTrack } from './tracks.js';
@@ -77,6 +77,10 @@ export function createCall(page, { onEnd = null, waitingCall = false } = {}) {
       if (tile) tile.video.srcObject = null;
     },
     onPeerState: (id, s) => onPeerState(c, id, s),
+    // Through the SFU, Janus's audio levels name who speaks (the rings still come from the audio received).
+    onTalking: (id, talking) => {
+      if (talking) setActiveSpeaker(c, id);
+    },
   });
   const { state } = page;
   c.actions = {

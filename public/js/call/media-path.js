@@ -88,6 +88,13 @@ export class MediaPath {
     return undefined;
   }
 
+  /** The tile of `id` needs this much video ('high', 'low', 'off'): through the SFU, the layer it receives. */
+  setWanted(id, wanted) {
+    this.wanted ??= new Map();
+    this.wanted.set(id, wanted);
+    this.sfu?.want(id, wanted);
+  }
+
   retry(id) {
     if (this.sfu && !this.mesh.holds(id)) this.sfu.health.retry();
     else this.mesh.retry(id);
@@ -111,12 +118,15 @@ export class MediaPath {
   }
 
   useSfu() {
-    const { iceServers, iceTransportPolicy, send, onStream, onPeerState, boundMs } = this.options;
+    const { iceServers, iceTransportPolicy, send, onStream, onPeerState, onTalking, boundMs } = this.options;
     this.sfu = new SfuClient({
       iceServers,
       iceTransportPolicy,
       send,
       boundMs,
+      onTalking: (id, talking) => {
+        if (id !== this.mesh.selfId) onTalking?.(id, talking);
+      },
       onStream: (id, stream) => {
         if (!this.mesh.holds(id)) {
           this.viaSfu.add(id);
@@ -135,6 +145,7 @@ export class MediaPath {
       },
     });
     this.sfu.setLocalTracks(...this.local);
+    for (const [id, wanted] of this.wanted ?? []) this.sfu.want(id, wanted);
     this.sfu.start();
     this.handoverStarted = performance.now();
     this.watchHandover();

@@ -21,6 +21,11 @@
 // So does the server's `sfu` `use` with `restart` (the SFU changed: its
 // Janus died and the meeting was placed again).
 //
+// Each tile asks for the video it needs (`want`): the highest layer for a
+// large tile, the lowest for a thumbnail, none for people beyond the video
+// slots (their audio still comes); the SFU switches layers without a
+// renegotiation. Janus's talking events (`onTalking`) name the speaker.
+//
 // What the call needs of a media source (as lib/mesh.js): onStream(id,
 // stream), onGone(id), onState(report); setLocalTracks, replaceAudio,
 // replaceVideo; audioLevels(), connectionStats(), stats(), framesDecodedFrom(id).
@@ -60,8 +65,8 @@ function gathered(pc) {
 }
 
 export class SfuClient {
-  constructor({ iceServers, iceTransportPolicy = 'all', send, onStream, onGone, onState = () => {}, boundMs, simulcast = true }) {
-    Object.assign(this, { iceServers, iceTransportPolicy, send, onStream, onGone, onState, simulcast });
+  constructor({ iceServers, iceTransportPolicy = 'all', send, onStream, onGone, onState = () => {}, onTalking = () => {}, boundMs, simulcast = true }) {
+    Object.assign(this, { iceServers, iceTransportPolicy, send, onStream, onGone, onState, onTalking, simulcast });
     this.pub = null;
     this.sub = null;
     this.subSession = null;
@@ -123,6 +128,8 @@ export class SfuClient {
       await this.subscription(m.sdp);
     } else if (m.type === 'sfu' && m.event === 'streams') {
       this.pendingMap = new Map(m.streams.map((s) => [s.mid, { from: s.from, kind: s.kind }]));
+    } else if (m.type === 'sfu' && m.event === 'talking') {
+      this.onTalking?.(m.from, m.talking);
     } else if (m.type === 'sfu' && m.event === 'use' && m.restart) {
       this.rebuild();
     }
@@ -172,6 +179,14 @@ export class SfuClient {
       this.remote.delete(id);
       this.onGone(id);
     }
+  }
+
+  /** How much of `id`'s video this page wants ('high', 'low' or 'off': its tile's size); the SFU sends that layer, or nothing. */
+  want(id, video) {
+    this.wants ??= new Map();
+    if (this.wants.get(id) === video) return;
+    this.wants.set(id, video);
+    this.send({ type: 'sfu_want', from: id, video });
   }
 
   /** Whose streams the subscription carries now. */

@@ -22,3 +22,8 @@ export function handleRelay(session: ParticipantRole, message: MessageOf<'offer'
       : { type: message.type, from: connection.id, sdp: message.sdp };
   connection.services.publish({ t: 'signal', place, to: message.to, message: relayed });
 }
+
+/** `sfu_want`: the layer (or none) of one participant's video this page receives through the SFU. */
+export function handleSfuWant(session: ParticipantRole, message: MessageOf<'sfu_want'>): void {
+  session.sfuLink()?.want(message.from, message.video);
+}

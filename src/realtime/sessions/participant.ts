@@ -13,7 +13,7 @@ import type { MediaState, PlaceRef } from '../../domain/presence.ts';
 import { handleAdmit, handleAskMute, handleEnd, handleLock, handleRemove, handleTurnAway, handleUnlock } from '../handlers/host.ts';
 import { refuseSecondJoin, handleHangUp } from '../handlers/control.ts';
 import { handleMedia } from '../handlers/media.ts';
-import { handleRelay } from '../handlers/relay.ts';
+import { handleRelay, handleSfuWant } from '../handlers/relay.ts';
 import { CloseCode, knockView, participantView, type ServerMessage } from '../protocol.ts';
 import type { Participating } from '../registry.ts';
 import type { HandlerTable, ParticipantRole, Session, SessionHost } from '../session.ts';
@@ -41,6 +41,7 @@ const HANDLERS: HandlerTable<ParticipantSession> = {
   unlock: handleUnlock,
   admit: handleAdmit,
   turn_away: handleTurnAway,
+  sfu_want: handleSfuWant,
 };
 
 type Entered = Extract<JoinOutcome, { kind: 'entered' }>;

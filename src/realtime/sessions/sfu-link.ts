@@ -29,7 +29,7 @@ import VideoRoomPlugin, { type VideoRoomHandle, type VideoRoomPublisher, type Vi
 import type { PlaceRef } from '../../domain/presence.ts';
 import type { JanusServer } from '../../sfu/janus-server.ts';
 import { videoRoomErrorCode } from '../../sfu/rooms.ts';
-import { SFU_PEER, type ServerMessage } from '../protocol.ts';
+import { SFU_PEER, type ServerMessage, type VideoWant } from '../protocol.ts';
 import type { RealtimeLogger, SfuLinkRole, SfuRouting } from '../session.ts';
 
 /** VideoRoom's "Unexpected ANSWER (did we offer?)". */
@@ -84,10 +84,16 @@ interface Joined {
   awaitingAnswer: NodeJS.Timeout | undefined;
   /** The last subscription offer sent: Janus may report one offer both as the update's result and as an event. */
   lastOffer: string | undefined;
+  /** The subscription's video m-line of each participant, as of the last offer. */
+  videoMids: Map<string, string>;
+  /** What was last asked of Janus per video m-line. */
+  applied: Map<string, string>;
 }
 
 export class SfuLink implements SfuLinkRole {
   private joined: Joined | undefined;
+  /** How much of each participant's video the browser wants (its tiles); unknown: the highest layer. */
+  private readonly wants = new Map<string, VideoWant>();
   private chain: Promise<void> = Promise.resolve();
   private closed = false;
   private replacing = false;
@@ -104,6 +110,36 @@ export class SfuLink implements SfuLinkRole {
 
   answer(sdp: string): void {
     this.run('answer the subscription', () => this.answered(sdp));
+  }
+
+  want(from: string, video: VideoWant): void {
+    this.wants.delete(from);
+    this.wants.set(from, video);
+    const joined = this.joined;
+    if (joined) this.run('choose layers', () => this.applyWants(joined));
+  }
+
+  /**
+   * Each video of the subscription at the layer its tile needs (the
+   * highest for a large tile, the lowest for a thumbnail), and none beyond
+   * the video slots: those m-lines stay, paused, so a change needs no
+   * renegotiation. The latest wants win the slots.
+   */
+  private async applyWants(joined: Joined): Promise<void> {
+    if (!joined.sub || this.joined !== joined) return;
+    const wanted = [...this.wants].filter(([, v]) => v !== 'off').map(([id]) => id);
+    const slotted = new Set(wanted.slice(-this.sfu.videoSlots));
+    const streams = [];
+    for (const [from, mid] of joined.videoMids) {
+      const want = this.wants.get(from) ?? 'high';
+      const send = want !== 'off' && (!this.wants.has(from) || slotted.has(from));
+      const spec = { mid, send, ...(send ? { substream: want === 'low' ? 0 : 2 } : {}) };
+      const key = JSON.stringify(spec);
+      if (joined.applied.get(mid) === key) continue;
+      joined.applied.set(mid, key);
+      streams.push(spec);
+    }
+    if (streams.length) await joined.sub.configure({ streams });
   }
 
   /** The participant left: their feed and subscription end (Janus stops their media at once). */
@@ -150,6 +186,8 @@ export class SfuLink implements SfuLinkRole {
       subscribed: new Set(),
       awaitingAnswer: undefined,
       lastOffer: undefined,
+      videoMids: new Map(),
+      applied: new Map(),
     };
     this.joined = joined;
     server.once('down', onDown);
@@ -226,6 +264,9 @@ export class SfuLink implements SfuLinkRole {
     joined.awaitingAnswer = setTimeout(() => {
       joined.awaitingAnswer = undefined;
     }, ANSWER_DEADLINE_MS);
+    joined.videoMids = new Map(carried.filter((c) => c.kind === 'video').map((c) => [c.from, c.mid]));
+    // m-lines may carry someone else now: ask again.
+    joined.applied.clear();
     this.owner.send({ type: 'sfu', event: 'streams', streams: carried });
     this.owner.send({ type: 'offer', from: SFU_PEER, sdp });
   }
@@ -244,6 +285,7 @@ export class SfuLink implements SfuLinkRole {
         joined.awaitingAnswer = undefined;
       }
     }
+    await this.applyWants(joined);
     // Publishers that arrived meanwhile.
     await this.subscribe(joined);
   }
@@ -270,6 +312,8 @@ export class SfuLink implements SfuLinkRole {
     if (this.joined !== joined) return;
     this.joined = undefined;
     clearTimeout(joined.awaitingAnswer);
+    // A step waiting on the dead Janus would hold the next ones until its deadline: they go ahead without it.
+    this.chain = Promise.resolve();
     this.awaitRoom();
   }
 
