@@ -281,11 +281,12 @@ export class SfuClient {
   /** Inbound figures per participant (by the tracks the subscription maps to them). */
   async stats() {
     const result = {};
-    if (!this.sub) return result;
-    const report = await this.sub.getStats();
+    const sub = this.sub;
+    if (!sub) return result;
+    const report = await sub.getStats();
     for (const id of this.remote.keys()) {
       const trackIds = new Set(this.receiversOf(id).map((r) => r.track.id));
-      const out = { state: this.sub.connectionState, streamId: this.remote.get(id)?.stream.id ?? null, framesDecoded: 0, frameWidth: 0, frameHeight: 0, audioPackets: 0, audioSamples: 0, audioEnergy: 0, path: null, via: SFU_PEER };
+      const out = { state: sub.connectionState, streamId: this.remote.get(id)?.stream.id ?? null, framesDecoded: 0, frameWidth: 0, frameHeight: 0, audioPackets: 0, audioSamples: 0, audioEnergy: 0, path: null, via: SFU_PEER };
       report.forEach((s) => {
         if (s.type !== 'inbound-rtp') return;
         const mine = s.mid !== undefined ? this.map.get(s.mid)?.from === id : trackIds.has(s.trackIdentifier);

@@ -129,7 +129,6 @@ export class SfuLink implements SfuLinkRole {
     if (!joined.sub || this.joined !== joined) return;
     const wanted = [...this.wants].filter(([, v]) => v !== 'off').map(([id]) => id);
     const slotted = new Set(wanted.slice(-this.sfu.videoSlots));
-    const streams = [];
     for (const [from, mid] of joined.videoMids) {
       const want = this.wants.get(from) ?? 'high';
       const send = want !== 'off' && (!this.wants.has(from) || slotted.has(from));
@@ -137,9 +136,9 @@ export class SfuLink implements SfuLinkRole {
       const key = JSON.stringify(spec);
       if (joined.applied.get(mid) === key) continue;
       joined.applied.set(mid, key);
-      streams.push(spec);
+      // One m-line at a time: one that Janus no longer has (its publisher just left) must not hold up the others.
+      await joined.sub.configure({ streams: [spec] }).catch(() => joined.applied.delete(mid));
     }
-    if (streams.length) await joined.sub.configure({ streams });
   }
 
   /** The participant left: their feed and subscription end (Janus stops their media at once). */
@@ -285,9 +284,9 @@ export class SfuLink implements SfuLinkRole {
         joined.awaitingAnswer = undefined;
       }
     }
-    await this.applyWants(joined);
     // Publishers that arrived meanwhile.
     await this.subscribe(joined);
+    await this.applyWants(joined);
   }
 
   private async leave(): Promise<void> {
