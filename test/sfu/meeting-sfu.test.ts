@@ -44,7 +44,8 @@ async function decodesEveryone(viewer: Person, others: number, by = 10): Promise
     const growing = Object.entries(now).filter(([id, n]) => n - (start[id] ?? 0) > by);
     return growing.length >= others ? now : undefined;
   }, { timeout: WAIT, interval: 500 }).catch(async (error: Error) => {
-    throw new Error(`${error.message}; frames ${JSON.stringify(start)} → ${JSON.stringify(last)}; path ${JSON.stringify(await pathOf(viewer))}`);
+    const pairs = await viewer.page.evaluate(() => (window as any).foyer.sfuPairs?.()).catch(() => null);
+    throw new Error(`${error.message}; frames ${JSON.stringify(start)} → ${JSON.stringify(last)}; path ${JSON.stringify(await pathOf(viewer))}; pairs ${JSON.stringify(pairs)}`);
   });
 }
 

@@ -6,8 +6,9 @@
 //
 // The move happens without a reload and without a frozen tile: the mesh
 // connection to a person is kept until the SFU delivers that person's
-// video (a decoded frame), or at most HANDOVER_MS, and only then does the
-// tile switch streams and the mesh connection close. Someone new, whom the
+// video (a decoded frame), and only then does the tile switch streams and
+// the mesh connection close; a mesh connection that no longer carries
+// anything goes after HANDOVER_MS. Someone new, whom the
 // mesh never connected, is shown from the SFU at once. Once on the SFU,
 // the place stays there until it ends (docs/video.md says why), so this
 // page does not go back to the mesh; a rejoin (a new participant) starts
@@ -162,7 +163,9 @@ export class MediaPath {
       const stats = await this.sfu.stats().catch(() => ({}));
       for (const p of pending) {
         const ready = this.sfu.remote.has(p.id) && ((stats[p.id]?.framesDecoded ?? 0) > 0 || !(p.video || p.screen));
-        if (!ready && !late) continue;
+        // A mesh connection that still carries the person stays until the SFU shows them, however long that takes.
+        const meshUp = this.mesh.peers.get(p.id)?.pc.connectionState === 'connected';
+        if (!ready && !(late && !meshUp)) continue;
         this.mesh.release(p.id);
         const remote = this.sfu.remote.get(p.id);
         if (remote) {
@@ -217,6 +220,22 @@ export class MediaPath {
     const result = {};
     for (const [id, s] of Object.entries(await this.stats())) result[id] = s.framesDecoded;
     return result;
+  }
+
+  /** The publishing connection's candidate pairs (diagnostics). */
+  async sfuPairs() {
+    const pc = this.sfu?.pub;
+    if (!pc) return null;
+    const out = [];
+    const all = new Map();
+    (await pc.getStats()).forEach((s) => all.set(s.id, s));
+    for (const s of all.values()) {
+      if (s.type !== 'candidate-pair') continue;
+      const l = all.get(s.localCandidateId);
+      const r = all.get(s.remoteCandidateId);
+      out.push(`${l?.address}:${l?.port}(${l?.candidateType})->${r?.address}:${r?.port}(${r?.candidateType}) ${s.state} req ${s.requestsSent} resp ${s.responsesReceived}`);
+    }
+    return { ice: pc.iceConnectionState, remote: (pc.remoteDescription?.sdp.match(/a=candidate.*/g) ?? []).slice(0, 4), pairs: out };
   }
 
   /** What the SFU side holds now (tests and diagnostics). */

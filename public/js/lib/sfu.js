@@ -29,7 +29,7 @@
 // What the call needs of a media source (as lib/mesh.js): onStream(id,
 // stream), onGone(id), onState(report); setLocalTracks, replaceAudio,
 // replaceVideo; audioLevels(), connectionStats(), stats(), framesDecodedFrom(id).
-import { hasTurn, PeerHealth } from './peer-health.js';
+import { hasTurn, MEDIA_BOUND_MS, PeerHealth } from './peer-health.js';
 import { connectionFigures } from './peer-stats.js';
 
 export const SFU_PEER = 'sfu';
@@ -66,7 +66,7 @@ function gathered(pc) {
 
 export class SfuClient {
   constructor({ iceServers, iceTransportPolicy = 'all', send, onStream, onGone, onState = () => {}, onTalking = () => {}, boundMs, simulcast = true }) {
-    Object.assign(this, { iceServers, iceTransportPolicy, send, onStream, onGone, onState, onTalking, simulcast });
+    Object.assign(this, { iceServers, iceTransportPolicy, send, onStream, onGone, onState, onTalking, simulcast, boundMs });
     this.pub = null;
     this.sub = null;
     this.subSession = null;
@@ -142,10 +142,14 @@ export class SfuClient {
       const sub = new RTCPeerConnection({ iceServers: this.iceServers, iceTransportPolicy: this.iceTransportPolicy });
       this.sub = sub;
       this.subSession = session;
-      // The health follows the publishing connection's states; a subscription that fails starts both over.
+      // The health follows the publishing connection's states; a subscription that fails, or has not connected
+      // within the media bound, starts both over.
       sub.addEventListener('connectionstatechange', () => {
         if (this.sub === sub && sub.connectionState === 'failed') this.rebuild();
       });
+      setTimeout(() => {
+        if (this.sub === sub && !this.stopped && sub.connectionState !== 'connected') this.rebuild();
+      }, this.boundMs ?? MEDIA_BOUND_MS);
     }
     const pc = this.sub;
     await pc.setRemoteDescription({ type: 'offer', sdp });

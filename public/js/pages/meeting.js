@@ -27,6 +27,7 @@ window.foyer = {
   stats: () => call.stats(),
   peerStates: () => call.peerStates(),
   mediaPath: () => call.mediaPath(),
+  sfuPairs: () => call.context.media.sfuPairs(),
   firstRemoteFrameAt: () => state.firstRemoteFrameAt,
   media: () => call.announced(),
   closes: () => [...state.closes],
