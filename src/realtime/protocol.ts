@@ -81,7 +81,8 @@ export type ServerMessage =
       locked: boolean;
     }
   | { type: 'participants'; participants: ParticipantView[] }
-  | { type: 'offer' | 'answer'; from: string; sdp: string }
+  /** From `sfu`, an answer names the session (o= line) of the offer it answers: an answer to a replaced offer is recognised. */
+  | { type: 'offer' | 'answer'; from: string; sdp: string; session?: string }
   | { type: 'ice'; from: string; candidate: IceCandidate | null }
   | { type: 'ended'; reason: 'closed' | 'deleted'; by?: 'host' }
   | { type: 'knocking'; wasRemoved: boolean }

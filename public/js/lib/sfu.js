@@ -123,7 +123,11 @@ export class SfuClient {
   async handle(m) {
     if (this.stopped) return;
     if (m.type === 'answer') {
-      if (this.pub?.signalingState === 'have-local-offer') await this.pub.setRemoteDescription({ type: 'answer', sdp: m.sdp });
+      // Only the answer to this connection's offer: one to a connection rebuilt since must not land on the new one.
+      const pub = this.pub;
+      if (pub?.signalingState === 'have-local-offer' && (!m.session || m.session === sessionId(pub.localDescription.sdp))) {
+        await pub.setRemoteDescription({ type: 'answer', sdp: m.sdp });
+      }
     } else if (m.type === 'offer') {
       await this.subscription(m.sdp);
     } else if (m.type === 'sfu' && m.event === 'streams') {

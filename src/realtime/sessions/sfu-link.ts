@@ -97,6 +97,8 @@ export class SfuLink implements SfuLinkRole {
   private chain: Promise<void> = Promise.resolve();
   private closed = false;
   private replacing = false;
+  /** The browser's newest publishing offer: older ones still queued are skipped. */
+  private latestOffer: string | undefined;
 
   constructor(
     private readonly owner: SfuLinkOwner,
@@ -105,6 +107,7 @@ export class SfuLink implements SfuLinkRole {
   ) {}
 
   offer(sdp: string): void {
+    this.latestOffer = sdp;
     this.run('publish', () => this.publish(sdp));
   }
 
@@ -156,12 +159,12 @@ export class SfuLink implements SfuLinkRole {
   }
 
   private async publish(sdp: string): Promise<void> {
-    if (this.closed) return;
+    if (this.closed || sdp !== this.latestOffer) return;
     const session = sessionId(sdp);
     const current = this.joined;
     if (current && current.sdpSession === session && current.server.up) {
       const configured = await current.pub.configure({ jsep: { type: 'offer', sdp } });
-      if (configured.jsep) this.owner.send({ type: 'answer', from: SFU_PEER, sdp: configured.jsep.sdp });
+      if (configured.jsep) this.owner.send({ type: 'answer', from: SFU_PEER, sdp: configured.jsep.sdp, ...(session ? { session } : {}) });
       return;
     }
     await this.leave();
@@ -206,7 +209,7 @@ export class SfuLink implements SfuLinkRole {
     joined.feed = result.feed;
     if (!result.jsep) throw new Error('Janus did not answer the publishing offer');
     if (this.joined !== joined) return;
-    this.owner.send({ type: 'answer', from: SFU_PEER, sdp: result.jsep.sdp });
+    this.owner.send({ type: 'answer', from: SFU_PEER, sdp: result.jsep.sdp, ...(session ? { session } : {}) });
     this.publishers(joined, result.publishers ?? []);
   }
 
