@@ -129,7 +129,13 @@ export class SfuClient {
         await pub.setRemoteDescription({ type: 'answer', sdp: m.sdp });
       }
     } else if (m.type === 'offer') {
-      await this.subscription(m.sdp);
+      // In order among themselves, but not holding up the page's other messages (an answer for the
+      // publishing connection) while the answer's candidates are gathered.
+      const map = this.pendingMap;
+      this.pendingMap = null;
+      this.subChain = (this.subChain ?? Promise.resolve())
+        .then(() => this.subscription(m.sdp, map))
+        .catch((error) => console.warn('foyer: the SFU subscription failed:', error));
     } else if (m.type === 'sfu' && m.event === 'streams') {
       this.pendingMap = new Map(m.streams.map((s) => [s.mid, { from: s.from, kind: s.kind }]));
     } else if (m.type === 'sfu' && m.event === 'talking') {
@@ -139,7 +145,8 @@ export class SfuClient {
     }
   }
 
-  async subscription(sdp) {
+  async subscription(sdp, map) {
+    if (this.stopped) return;
     const session = sessionId(sdp);
     if (!this.sub || this.subSession !== session) {
       this.sub?.close();
@@ -157,8 +164,7 @@ export class SfuClient {
     }
     const pc = this.sub;
     await pc.setRemoteDescription({ type: 'offer', sdp });
-    if (this.pendingMap) this.map = this.pendingMap;
-    this.pendingMap = null;
+    if (map) this.map = map;
     this.regroup();
     await pc.setLocalDescription(await pc.createAnswer());
     await gathered(pc);
