@@ -21,6 +21,8 @@ function participant(id: string, told: string[]): Participating {
     place,
     host: false,
     member: null,
+    hand: false,
+    reannounceHand: () => {},
     send: () => {},
     refuse: () => {},
     end: () => {},
