@@ -77,6 +77,14 @@ export async function createServer(parts: ServerParts): Promise<FoyerServer> {
   lookups.listen(ctx.events);
   const realtime = createRealtime(ctx, config, logger, parts.realtime);
   const sfu = createSfu(parts, ctx);
+  if (sfu) {
+    realtime.useSfu({
+      fromParticipants: config.sfu.fromParticipants,
+      videoSlots: config.sfu.videoSlots,
+      roomFor: (place) => sfu.roomFor(place),
+      isPlaced: (place) => sfu.isPlaced(place),
+    });
+  }
   // Only when someone may scrape them: the process-wide figures (event loop lag) cost a timer each.
   const metrics = config.metricsToken
     ? new Metrics({

@@ -49,7 +49,11 @@ export type ClientMessage =
   | { type: 'turn_away'; knockId: string }
   | { type: 'chat'; text: string }
   | { type: 'hand'; raised: boolean }
-  | { type: 'reaction'; emoji: string };
+  | { type: 'reaction'; emoji: string }
+  /** Through the SFU: how much of `from`'s video this page wants (its tile's size, or none beyond the video slots). */
+  | { type: 'sfu_want'; from: string; video: VideoWant };
+
+export type VideoWant = 'high' | 'low' | 'off';
 
 export interface ParticipantView {
   id: string;
@@ -105,7 +109,8 @@ export type ServerMessage =
       features: string[];
     }
   | { type: 'participants'; participants: ParticipantView[] }
-  | { type: 'offer' | 'answer'; from: string; sdp: string }
+  /** From `sfu`, an answer names the session (o= line) of the offer it answers: an answer to a replaced offer is recognised. */
+  | { type: 'offer' | 'answer'; from: string; sdp: string; session?: string }
   | { type: 'ice'; from: string; candidate: IceCandidate | null }
   | { type: 'ended'; reason: 'closed' | 'deleted'; by?: 'host' }
   | { type: 'knocking'; wasRemoved: boolean }
@@ -117,7 +122,20 @@ export type ServerMessage =
   | { type: 'error'; code: string; message: string; about?: 'chat' | 'reaction' }
   | { type: 'pong' }
   | { type: 'waiting'; token: string | undefined; view: ClientView }
-  | { type: 'console'; view: ConsoleView };
+  | { type: 'console'; view: ConsoleView }
+  | SfuMessage;
+
+/** The peer id that `offer`/`answer`/`ice` address to reach the SFU instead of a participant. */
+export const SFU_PEER = 'sfu';
+
+/** What the SFU link tells its browser besides offers and answers (docs/signalling.md, "The sfu peer"). */
+export type SfuMessage =
+  /** The place's media goes through the SFU from now on: publish to `sfu` (again, with `restart`: the SFU changed). */
+  | { type: 'sfu'; event: 'use'; restart: boolean }
+  /** Which participant each receiving m-line (by mid) carries, for the subscription offer that follows. */
+  | { type: 'sfu'; event: 'streams'; streams: Array<{ mid: string; kind: 'audio' | 'video'; from: string }> }
+  /** Who is speaking, from the SFU's audio levels. */
+  | { type: 'sfu'; event: 'talking'; from: string; talking: boolean };
 
 export class ProtocolError extends Error {
   override name = 'ProtocolError';
@@ -230,6 +248,10 @@ const PARSERS: { [T in ClientMessage['type']]: (o: Fields) => MessageOf<T> } = {
   },
   hand: (o) => ({ type: 'hand', raised: bool(o, 'raised') }),
   reaction: (o) => ({ type: 'reaction', emoji: str(o, 'emoji', 16) }),
+  sfu_want(o) {
+    if (o.video !== 'high' && o.video !== 'low' && o.video !== 'off') fail('"video" is "high", "low" or "off".');
+    return { type: 'sfu_want', from: str(o, 'from', MAX_ID_CHARS), video: o.video };
+  },
 };
 
 function optionalBool(o: Fields, key: string): boolean | undefined {

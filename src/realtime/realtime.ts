@@ -30,7 +30,8 @@ import { CloseCode } from './protocol.ts';
 import { RedisBus } from './redis-bus.ts';
 import { Registry } from './registry.ts';
 import { ParticipantLists } from './participant-lists.ts';
-import type { RealtimeLogger, RealtimeServices } from './session.ts';
+import type { RealtimeLogger, RealtimeServices, SfuRouting } from './session.ts';
+import { SfuPlaces } from './sfu-places.ts';
 import { OPENING } from './sessions/opening.ts';
 import { Sweeper } from './sweeper.ts';
 
@@ -71,6 +72,7 @@ export class Realtime {
       return promise;
     };
     const registry = new Registry();
+    const sfuPlaces = new SfuPlaces(registry, () => this.services.sfu, log);
     this.services = {
       ctx,
       log,
@@ -79,9 +81,14 @@ export class Realtime {
       publish: (message) => bus.publish(message),
       participantLists: new ParticipantLists(
         (place) => participantsOf(ctx, place),
-        (place, entries) => pushPresence(registry, place, entries),
+        (place, entries) => {
+          pushPresence(registry, place, entries);
+          sfuPlaces.counted(place, entries.length);
+        },
       ),
       lines: new Lines(ctx, log, track),
+      sfuPlaces,
+      sfu: undefined,
     };
     this.sweeper = new Sweeper(this.services, tuning.sweepIntervalMs);
     bus.onLost?.((why) => this.catchUp(why));
@@ -126,6 +133,11 @@ export class Realtime {
     const connection = new Connection(this.services, OPENING, this.limits, peer, 'c_' + randomBytes(12).toString('base64url'), member, guestKey);
     this.services.registry.open(connection);
     return connection;
+  }
+
+  /** Places of several people use these Janus servers from now on (without: every place stays peer-to-peer). */
+  useSfu(sfu: SfuRouting): void {
+    this.services.sfu = sfu;
   }
 
   /** Connections of this instance, for tests and metrics. */

@@ -38,6 +38,8 @@ export interface Participating extends InPlace {
   reannounceHand(): void;
   send(message: ServerMessage): void;
   refuse(code: number, errorCode: string, message: string): void;
+  /** The place uses the SFU: tell the browser (once), which then publishes to it. */
+  useSfu(): void;
 }
 
 /** Someone knocking at a meeting, waiting for its host. */

@@ -18,11 +18,12 @@ import type { LiveContext } from '../domain/lifecycle.ts';
 import type { MediaState, PlaceRef } from '../domain/presence.ts';
 import type { BusMessage } from './bus.ts';
 import type { Lines, Watched } from './lines.ts';
-import type { ClientMessage, ServerMessage } from './protocol.ts';
+import type { ClientMessage, ServerMessage, VideoWant } from './protocol.ts';
 import type { Registry } from './registry.ts';
 import type { ParticipantLists } from './participant-lists.ts';
+import type { SfuPlaces, SfuRouting } from './sfu-places.ts';
 
-export type { Watched };
+export type { Watched, SfuRouting };
 
 export interface RealtimeLogger {
   warn(object: object, message: string): void;
@@ -39,7 +40,12 @@ export interface RealtimeServices {
   readonly registry: Registry;
   readonly participantLists: ParticipantLists;
   readonly lines: Lines;
+  /** Which places here use the SFU; it tells their participants (sfu-places.ts). */
+  readonly sfuPlaces: SfuPlaces;
+  /** The Janus servers behind places of several people; absent when every place stays peer-to-peer. */
+  sfu: SfuRouting | undefined;
 }
+
 
 /** The connection, as its session (and the first message's handler) sees it. */
 export interface SessionHost {
@@ -90,6 +96,18 @@ export interface ParticipantRole {
   raiseHand(raised: boolean): void;
   /** Whether one more chat message (or reaction) is within their rate; counts it when it is. */
   allow(kind: 'chat' | 'reaction'): boolean;
+  /** The participant's link to the SFU (created on first use); undefined without an SFU. */
+  sfuLink(): SfuLinkRole | undefined;
+}
+
+/** A participant's link to the SFU, as the relay handler uses it (sessions/sfu-link.ts). */
+export interface SfuLinkRole {
+  /** The browser's offer of its sending connection. */
+  offer(sdp: string): void;
+  /** The browser's answer to the subscription's offer. */
+  answer(sdp: string): void;
+  /** How much of a participant's video the browser wants. */
+  want(from: string, video: VideoWant): void;
 }
 
 /** A waiting client's session, as its message handlers use it. */

@@ -18,7 +18,7 @@ export function finish(c, kind, code) {
   cancelReconnect(c);
   state.signalling?.close();
   state.signalling = null;
-  c.mesh.closeAll();
+  c.media.closeAll();
   stopMonitors(c);
   stopMedia(c);
   state.participants = [];

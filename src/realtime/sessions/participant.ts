@@ -18,11 +18,12 @@ import { refuseSecondJoin, handleHangUp } from '../handlers/control.ts';
 import { handleHand } from '../handlers/hand.ts';
 import { handleMedia } from '../handlers/media.ts';
 import { handleReaction } from '../handlers/reaction.ts';
-import { handleRelay } from '../handlers/relay.ts';
+import { handleRelay, handleSfuWant } from '../handlers/relay.ts';
 import { CloseCode, knockView, participantView, type ServerMessage } from '../protocol.ts';
 import { TokenBucket } from '../rate-limit.ts';
 import type { Participating } from '../registry.ts';
 import type { HandlerTable, ParticipantRole, Session, SessionHost } from '../session.ts';
+import { SfuLink } from './sfu-link.ts';
 
 /**
  * At most one media-state write (and delta to every instance) per
@@ -49,6 +50,7 @@ const HANDLERS: HandlerTable<ParticipantSession> = {
   chat: handleChat,
   hand: handleHand,
   reaction: handleReaction,
+  sfu_want: handleSfuWant,
 };
 
 type Entered = Extract<JoinOutcome, { kind: 'entered' }>;
@@ -67,6 +69,9 @@ export class ParticipantSession implements Session, Participating, ParticipantRo
   private handTimer: NodeJS.Timeout | undefined;
   private lastHandAt = 0;
   private readonly rates = { chat: new TokenBucket(CHAT_RATE), reaction: new TokenBucket(REACTION_RATE) };
+  /** Told that the place uses the SFU. */
+  private onSfu = false;
+  private link: SfuLink | undefined;
 
   private constructor(
     readonly connection: SessionHost,
@@ -98,6 +103,7 @@ export class ParticipantSession implements Session, Participating, ParticipantRo
     });
     if (entered.host) connection.send({ type: 'knocks', knocks: entered.knocks.map(knockView) });
     participantLists.hold(entered.place, entered.participants, since);
+    connection.services.sfuPlaces.counted(entered.place, participantLists.entries(entered.place)?.length ?? entered.participants.length);
     return session;
   }
 
@@ -120,6 +126,19 @@ export class ParticipantSession implements Session, Participating, ParticipantRo
   end(reason: 'closed' | 'deleted', byHost: boolean): void {
     this.send(byHost ? { type: 'ended', reason, by: 'host' } : { type: 'ended', reason });
     this.connection.close(CloseCode.gone, reason === 'deleted' ? 'Meeting deleted.' : 'Meeting closed.');
+  }
+
+  useSfu(): void {
+    if (this.onSfu || this.left) return;
+    this.onSfu = true;
+    this.send({ type: 'sfu', event: 'use', restart: false });
+  }
+
+  sfuLink(): SfuLink | undefined {
+    const { sfu, log, track } = this.connection.services;
+    if (!sfu || this.left) return undefined;
+    this.link ??= new SfuLink({ id: this.id, place: this.place, send: (m) => this.send(m), track }, sfu, log);
+    return this.link;
   }
 
   announceMedia(media: MediaState): void {
@@ -182,8 +201,11 @@ export class ParticipantSession implements Session, Participating, ParticipantRo
     this.left = true;
     clearTimeout(this.mediaTimer);
     clearTimeout(this.handTimer);
-    const { registry, participantLists, ctx } = this.connection.services;
-    if (!registry.leave(this)) participantLists.release(this.place);
-    await leavePlace(ctx, this.id);
+    const { registry, participantLists, sfuPlaces, ctx } = this.connection.services;
+    if (!registry.leave(this)) {
+      participantLists.release(this.place);
+      sfuPlaces.released(this.place);
+    }
+    await Promise.all([leavePlace(ctx, this.id), this.link?.close()]);
   }
 }
