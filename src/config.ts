@@ -56,6 +56,10 @@ export interface Config {
   waitingGraceSeconds: number;
   /** A member who accepted a client must join the call within this time, or the client returns to the front of the line. */
   waitingLeaseSeconds: number;
+  /** Places one client address may hold in one waiting list at once; 0: no cap (docs/security.md). */
+  waitingPerAddress: number;
+  /** Places one waiting list holds at most; 0: no cap. */
+  waitingPerList: number;
   /** HTTP server timeouts, in ms (see `httpTimeouts`); tests set them below a second. */
   http: HttpTimeouts;
   /** Open signalling WebSockets per client address on one instance; 0: no cap. */
@@ -335,6 +339,8 @@ export function loadConfig(env: Env = process.env): Config {
     passwordHashCost: integer(env, 'PASSWORD_HASH_COST', 17, 14, 20),
     waitingGraceSeconds: integer(env, 'WAITING_GRACE_SECONDS', 60, 5, 3600),
     waitingLeaseSeconds: integer(env, 'WAITING_LEASE_SECONDS', 30, 5, 600),
+    waitingPerAddress: integer(env, 'WAITING_PER_ADDRESS', 20, 0, 100_000),
+    waitingPerList: integer(env, 'WAITING_PER_LIST', 1000, 0, 1_000_000),
     http,
     wsConnectionsPerAddress: integer(env, 'WS_CONNECTIONS_PER_ADDRESS', 100, 0, 1_000_000),
     mail: mailConfig(env),

@@ -48,6 +48,10 @@ export interface WaitingSettings {
   graceSeconds: number;
   /** A member who accepted a client must join the call within this time, or the client returns to the front. */
   leaseSeconds: number;
+  /** Places one client address may hold in one line at once; 0: no cap. */
+  perAddress: number;
+  /** Places one line holds at most; 0: no cap. */
+  perList: number;
 }
 
 /** A mail to a member: what it is about; the adapter writes the words. */

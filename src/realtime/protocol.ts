@@ -33,10 +33,12 @@ export type ClientMessage =
   | { type: 'ping' }
   | { type: 'leave' }
   | { type: 'wait'; slug: string; name: string; token: string | null }
+  | { type: 'here' }
   | { type: 'console'; kind: 'board' | 'queue'; spaceId: string }
   | { type: 'accept'; entryId: string }
   | { type: 'decline'; entryId: string; message: string | null }
   | { type: 'take_next' }
+  | { type: 'remove_client'; entryId: string }
   | { type: 'status'; isActive: boolean | undefined; isAutoAccepting: boolean | undefined }
   | { type: 'end' }
   | { type: 'remove'; participantId: string }
@@ -163,12 +165,14 @@ const PARSERS: { [T in ClientMessage['type']]: (o: Fields) => MessageOf<T> } = {
   ping: () => ({ type: 'ping' }),
   leave: () => ({ type: 'leave' }),
   // The display name is checked by the domain, as for `join`.
+  here: () => ({ type: 'here' }),
   wait: (o) => ({ type: 'wait', slug: str(o, 'slug', MAX_ID_CHARS), name: str(o, 'name', 256), token: nullableStr(o, 'token', 100) }),
   console(o) {
     if (o.kind !== 'board' && o.kind !== 'queue') fail('"kind" is "board" or "queue".');
     return { type: 'console', kind: o.kind, spaceId: str(o, 'spaceId', MAX_ID_CHARS) };
   },
   accept: (o) => ({ type: 'accept', entryId: str(o, 'entryId', MAX_ID_CHARS) }),
+  remove_client: (o) => ({ type: 'remove_client', entryId: str(o, 'entryId', MAX_ID_CHARS) }),
   decline: (o) => ({ type: 'decline', entryId: str(o, 'entryId', MAX_ID_CHARS), message: nullableStr(o, 'message', 1000) }),
   take_next: () => ({ type: 'take_next' }),
   status: (o) => ({ type: 'status', isActive: optionalBool(o, 'isActive'), isAutoAccepting: optionalBool(o, 'isAutoAccepting') }),

@@ -99,7 +99,7 @@ export async function realtimeRoutes(app: FastifyInstance, opts: WsRouteOptions)
       close(code, reason) {
         closeSocket(socket, code, reason);
       },
-    }, members.get(request) ?? null, opts.browserOf?.(request) ?? null);
+    }, members.get(request) ?? null, opts.browserOf?.(request) ?? null, address);
     socket.on('message', (data, isBinary) => {
       alive = true;
       if (isBinary) {

@@ -209,6 +209,9 @@ export interface WaitingEntriesTable {
   ended_at: number | null;
   outcome: string | null;
   message: string | null;
+  /** Migration 021. */
+  address_key: string | null;
+  answered_at: number | null;
 }
 
 /** A member's open console for a space (migration 008). */

@@ -46,6 +46,10 @@ export interface WaitingEntry {
   outcome: string | null;
   /** A board member's message to a declined client. */
   message: string | null;
+  /** A keyed hash of the address the client arrived from, for the per-address cap (null: unknown). */
+  addressKey: string | null;
+  /** When the client's page first answered its view: only then does the entry get a grace period. */
+  answeredAt: Date | null;
 }
 
 /** An open member console: who is online for a space. */
