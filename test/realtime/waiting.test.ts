@@ -46,6 +46,9 @@ describe('waiting lists across two instances on one PostgreSQL and one Redis', {
     c.send({ type: 'wait', slug: space.slug, name, token: token ?? null });
     const first = await c.next((m) => m.type === 'waiting' || m.type === 'error');
     assert.equal(first.type, 'waiting', JSON.stringify(first));
+    // As the waiting page does: only a page that answered keeps its place through a lost connection.
+    c.send({ type: 'here' });
+    await c.roundTrip();
     return { client: c, token: first.token as string };
   };
   const openConsole = async (fe: FrontEnd, member: User, space: Space) => {
