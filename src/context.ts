@@ -15,7 +15,7 @@ import { openStore } from './store/open.ts';
 import { recordWebhooksOf } from './domain/webhooks/outbox.ts';
 
 export type ContextConfig = Pick<Config, 'databaseUrl' | 'publicUrl' | 'idleCloseSeconds' | 'secretPepper'> &
-  Partial<Pick<Config, 'sessionIdleMinutes' | 'sessionMaxHours' | 'passwordHashCost' | 'waitingGraceSeconds' | 'waitingLeaseSeconds' | 'waitingPerAddress' | 'waitingPerList' | 'ssoSecretKey' | 'webhookAllowPrivate'>>;
+  Partial<Pick<Config, 'sessionIdleMinutes' | 'sessionMaxHours' | 'passwordHashCost' | 'waitingGraceSeconds' | 'waitingLeaseSeconds' | 'waitingPerAddress' | 'waitingPerList' | 'slugReservationDays' | 'ssoSecretKey' | 'webhookAllowPrivate'>>;
 
 export interface ContextOptions {
   /** A store the caller opened and will close; otherwise DATABASE_URL is opened (and closed by `close`). */
@@ -61,6 +61,7 @@ export async function createContext(config: ContextConfig, options: ContextOptio
       perAddress: config.waitingPerAddress ?? 20,
       perList: config.waitingPerList ?? 1000,
     },
+    slugReservationDays: config.slugReservationDays,
     mailer: options.mailer,
     ssoSecretKey: config.ssoSecretKey,
     webhooks: { allowPrivate: config.webhookAllowPrivate ?? false },

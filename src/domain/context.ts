@@ -22,6 +22,8 @@ export interface DomainContext {
   members: MemberSettings;
   /** Waiting lists: how long a client keeps their place while away, how long a reservation lasts. */
   waiting: WaitingSettings;
+  /** How long a slug given up stays reserved to its organization (SLUG_RESERVATION_DAYS; domain/slugs.ts has the default). */
+  slugReservationDays?: number | undefined;
   /** Key that seals single sign-on client secrets (SSO_SECRET_KEY); without it there is no single sign-on. */
   ssoSecretKey?: string | undefined;
   /** Sends mail to members (invitation and reset links); absent when no mail server is configured. */

@@ -104,6 +104,11 @@ export interface SlugsTable {
   slug: string;
   kind: 'room' | 'board' | 'queue';
   object_id: string;
+  /** Migration 020: whose slug it is, and, once given up, until when it stays theirs. */
+  organization_id: string | null;
+  released_at: number | null;
+  reserved_until: number | null;
+  released_as: 'moved' | 'ended' | null;
 }
 
 /** Accepted requests of one API key in one UTC hour (migration 003). */

@@ -19,6 +19,7 @@ import { lists } from './015_lists.ts';
 import { sfuPlacements } from './016_sfu_placements.ts';
 import { organizationChanges } from './017_organization_changes.ts';
 import { allowedOrigins } from './018_allowed_origins.ts';
+import { slugReservations } from './020_slug_reservations.ts';
 import { waitingPresence } from './021_waiting_presence.ts';
 
 const migrations: Record<string, Migration> = {
@@ -35,6 +36,7 @@ const migrations: Record<string, Migration> = {
   '016_sfu_placements': sfuPlacements,
   '017_organization_changes': organizationChanges,
   '018_allowed_origins': allowedOrigins,
+  '020_slug_reservations': slugReservations,
   '021_waiting_presence': waitingPresence,
 };
 
