@@ -9,6 +9,7 @@ import { ValidationError } from './errors.ts';
 import { isUuidV4 } from './ids.ts';
 import { liveClock, meetingState, type LiveContext, type MeetingState } from './lifecycle.ts';
 import type { SlugPlace } from './ports/live-store.ts';
+import type { ReleasedSlug } from './ports/store.ts';
 import type { MediaState, Participant, PlaceRef } from './presence.ts';
 import { isSlugShaped } from './slugs.ts';
 import type { Meeting } from './types.ts';
@@ -69,6 +70,11 @@ export async function placeContext(ctx: DomainContext, organizationId: string, m
 /** The room, board or queue at a slug, across organizations. */
 export async function placeAtSlug(ctx: DomainContext, slug: string): Promise<SlugPlace | undefined> {
   return isSlugShaped(slug) ? ctx.store.live.findSlugPlace(slug) : undefined;
+}
+
+/** A slug nothing is at now but that an organization gave up and still holds (domain/slugs.ts): where its place moved, or that it ended. */
+export async function releasedSlugAt(ctx: DomainContext, slug: string): Promise<ReleasedSlug | undefined> {
+  return isSlugShaped(slug) ? ctx.store.findReleasedSlug(slug, ctx.now()) : undefined;
 }
 
 /** Removes a participant, raising `participant.left`; the place gets its deadline when it is now empty everywhere. */

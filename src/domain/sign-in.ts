@@ -3,9 +3,14 @@
  * Members signing in to the dashboard with email and password, their
  * sessions, and signing out.
  *
- * - Throttled per account (email) and per client address, counting failed
- *   attempts in the database so every instance sees them. Over either
- *   limit, no password is checked at all (each check costs a scrypt).
+ * - Throttled per client address, and per account (email) from that
+ *   address, counting failed attempts in the database so every instance
+ *   sees them: after a few free failures, each further attempt must wait a
+ *   delay that doubles with every failure (throttleDelayMs). While it
+ *   runs, no password is checked at all (each check costs a scrypt), so
+ *   nobody guesses quickly. An account is never throttled as a whole:
+ *   failures from one address do not keep the member's right password out
+ *   from another (docs/security.md, "Signing in").
  * - A wrong password and an unknown email get the same answer after the
  *   same work.
  * - An email may belong to members of several organizations, each with
@@ -25,9 +30,14 @@ import { tokenHash } from './member-links.ts';
 import { hashPassword, needsRehash, spendVerification, verifyPassword } from './passwords.ts';
 import type { MemberSession, Organization, User } from './types.ts';
 
-export const SIGN_IN_WINDOW_MS = 15 * 60_000;
-export const MAX_FAILURES_PER_ACCOUNT = 10;
-export const MAX_FAILURES_PER_ADDRESS = 50;
+/** Failures older than this are forgotten by the throttle. */
+export const SIGN_IN_WINDOW_MS = 60 * 60_000;
+/** Failures for one account from one address before the delay begins (typos, a forgotten caps lock). */
+export const FREE_FAILURES_PER_ACCOUNT = 5;
+/** Failures from one address, all accounts together, before the delay begins (a clinic's shared network). */
+export const FREE_FAILURES_PER_ADDRESS = 30;
+/** The longest delay between two attempts. */
+export const MAX_THROTTLE_DELAY_MS = 15 * 60_000;
 /** A session's last request is written at most this often. */
 const TOUCH_INTERVAL_MS = 60_000;
 /** Candidates checked for one email: an email in more organizations than this is not a member's. */
@@ -44,20 +54,32 @@ export interface SignInInput {
 
 export type SignInResult =
   | { ok: true; token: string; session: MemberSession; actor: Actor }
-  | { ok: false; reason: 'invalid' | 'throttled' }
+  | { ok: false; reason: 'invalid' }
+  | { ok: false; reason: 'throttled'; retryAfterSeconds: number }
   | { ok: false; reason: 'choose_organization'; organizations: Organization[] };
 
-async function throttled(ctx: DomainContext, email: string, address: string): Promise<boolean> {
-  const since = new Date(ctx.now().getTime() - SIGN_IN_WINDOW_MS);
-  return (
-    (await ctx.store.countSignInFailures({ email }, since)) >= MAX_FAILURES_PER_ACCOUNT ||
-    (await ctx.store.countSignInFailures({ address }, since)) >= MAX_FAILURES_PER_ADDRESS
+/** How long after the latest failure the next attempt must wait, after `failures` of them with `free` allowed. */
+export function throttleDelayMs(failures: number, free: number): number {
+  if (failures < free) return 0;
+  return Math.min(1000 * 2 ** (failures - free + 1), MAX_THROTTLE_DELAY_MS);
+}
+
+/** Milliseconds the attempt must still wait: per address, and per account from this address. */
+async function throttleWait(ctx: DomainContext, email: string, address: string): Promise<number> {
+  const now = ctx.now().getTime();
+  const since = new Date(now - SIGN_IN_WINDOW_MS);
+  const wait = ({ count, latest }: { count: number; latest: Date | undefined }, free: number) =>
+    latest ? latest.getTime() + throttleDelayMs(count, free) - now : 0;
+  return Math.max(
+    wait(await ctx.store.signInFailureStats({ address, email }, since), FREE_FAILURES_PER_ACCOUNT),
+    wait(await ctx.store.signInFailureStats({ address }, since), FREE_FAILURES_PER_ADDRESS),
   );
 }
 
 export async function signIn(ctx: DomainContext, input: SignInInput): Promise<SignInResult> {
   const email = input.email.trim();
-  if (await throttled(ctx, email, input.address)) return { ok: false, reason: 'throttled' };
+  const wait = await throttleWait(ctx, email, input.address);
+  if (wait > 0) return { ok: false, reason: 'throttled', retryAfterSeconds: Math.ceil(wait / 1000) };
 
   let candidates = (await ctx.store.findUsersByEmail(email)).slice(0, MAX_CANDIDATES);
   if (input.organizationId) candidates = candidates.filter((u) => u.organizationId === input.organizationId);

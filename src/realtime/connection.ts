@@ -41,6 +41,7 @@ export class Connection implements SessionHost {
     readonly id: string,
     readonly member: Actor | null = null,
     readonly guestKey: string | null = null,
+    readonly address: string | null = null,
   ) {
     this.joinTimer = setTimeout(() => {
       if (!this.session) this.close(CloseCode.joinTimeout, 'No join message in time.');

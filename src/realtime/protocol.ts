@@ -35,10 +35,12 @@ export type ClientMessage =
   | { type: 'leave' }
   | { type: 'wait'; slug: string; name: string; token: string | null; readiness: Readiness | null }
   | { type: 'readiness'; readiness: Readiness }
+  | { type: 'here' }
   | { type: 'console'; kind: 'board' | 'queue'; spaceId: string }
   | { type: 'accept'; entryId: string }
   | { type: 'decline'; entryId: string; message: string | null }
   | { type: 'take_next' }
+  | { type: 'remove_client'; entryId: string }
   | { type: 'status'; isActive: boolean | undefined; isAutoAccepting: boolean | undefined }
   | { type: 'end' }
   | { type: 'remove'; participantId: string }
@@ -218,6 +220,7 @@ const PARSERS: { [T in ClientMessage['type']]: (o: Fields) => MessageOf<T> } = {
   ping: () => ({ type: 'ping' }),
   leave: () => ({ type: 'leave' }),
   // The display name is checked by the domain, as for `join`.
+  here: () => ({ type: 'here' }),
   wait: (o) => ({
     type: 'wait',
     slug: str(o, 'slug', MAX_ID_CHARS),
@@ -231,6 +234,7 @@ const PARSERS: { [T in ClientMessage['type']]: (o: Fields) => MessageOf<T> } = {
     return { type: 'console', kind: o.kind, spaceId: str(o, 'spaceId', MAX_ID_CHARS) };
   },
   accept: (o) => ({ type: 'accept', entryId: str(o, 'entryId', MAX_ID_CHARS) }),
+  remove_client: (o) => ({ type: 'remove_client', entryId: str(o, 'entryId', MAX_ID_CHARS) }),
   decline: (o) => ({ type: 'decline', entryId: str(o, 'entryId', MAX_ID_CHARS), message: nullableStr(o, 'message', 1000) }),
   take_next: () => ({ type: 'take_next' }),
   status: (o) => ({ type: 'status', isActive: optionalBool(o, 'isActive'), isAutoAccepting: optionalBool(o, 'isAutoAccepting') }),

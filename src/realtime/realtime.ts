@@ -128,9 +128,9 @@ export class Realtime {
    * their session; `browserKey` identifies the browser (its participant
    * cookie, hashed) when there is no member.
    */
-  open(peer: Peer, member: Actor | null = null, browserKey: string | null = null): Connection {
+  open(peer: Peer, member: Actor | null = null, browserKey: string | null = null, address: string | null = null): Connection {
     const guestKey = member?.kind === 'member' ? `member:${member.user.id}` : browserKey && `browser:${browserKey}`;
-    const connection = new Connection(this.services, OPENING, this.limits, peer, 'c_' + randomBytes(12).toString('base64url'), member, guestKey);
+    const connection = new Connection(this.services, OPENING, this.limits, peer, 'c_' + randomBytes(12).toString('base64url'), member, guestKey, address);
     this.services.registry.open(connection);
     return connection;
   }

@@ -55,6 +55,8 @@ export interface SessionHost {
   readonly member: Actor | null;
   /** Who this is across reconnects: the member, or the browser's participant cookie (hashed); null when unknown. */
   readonly guestKey: string | null;
+  /** The client's address (as the HTTP side sees it, so behind TRUST_PROXY the forwarded one); null when unknown. */
+  readonly address: string | null;
   /** The transport closed; whatever a step still does, its session's close undoes after it. */
   readonly gone: boolean;
   send(message: ServerMessage): void;

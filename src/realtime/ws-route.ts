@@ -108,7 +108,7 @@ export async function signallingPlugin(app: FastifyInstance, opts: WsRouteOption
       close(code, reason) {
         closeSocket(socket, code, reason);
       },
-    }, members.get(request) ?? null, opts.browserOf?.(request) ?? null);
+    }, members.get(request) ?? null, opts.browserOf?.(request) ?? null, address);
     socket.on('message', (data, isBinary) => {
       alive = true;
       if (isBinary) {

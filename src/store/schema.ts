@@ -106,6 +106,11 @@ export interface SlugsTable {
   slug: string;
   kind: 'room' | 'board' | 'queue';
   object_id: string;
+  /** Migration 020: whose slug it is, and, once given up, until when it stays theirs. */
+  organization_id: string | null;
+  released_at: number | null;
+  reserved_until: number | null;
+  released_as: 'moved' | 'ended' | null;
 }
 
 /** Accepted requests of one API key in one UTC hour (migration 003). */
@@ -213,6 +218,9 @@ export interface WaitingEntriesTable {
   message: string | null;
   /** The client's device and network check as JSON (migration 019). */
   readiness?: string | null;
+  /** Migration 021. */
+  address_key: string | null;
+  answered_at: number | null;
 }
 
 /** A member's open console for a space (migration 008). */

@@ -42,7 +42,7 @@ export function shellView(settings: ShellSettings, lang: Lang, page: Extract<Bun
   return { lang, title, settingsJson: scriptJson(settings), entry: bundleUrl(page) };
 }
 
-/** Data for views/plain.eta. */
-export function plainView(lang: Lang, heading: string, text: string) {
-  return { lang, title: heading, text };
+/** Data for views/plain.eta; `link` adds one button-like link under the text. */
+export function plainView(lang: Lang, heading: string, text: string, link?: { href: string; text: string }) {
+  return { lang, title: heading, text, link };
 }

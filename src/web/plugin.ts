@@ -31,7 +31,7 @@ import type { Config } from '../config.ts';
 import type { DomainContext } from '../domain/context.ts';
 import { allowedOriginsOf, frameAncestorsFor } from '../domain/allowed-origins.ts';
 import type { Actor } from '../domain/actors.ts';
-import { meetingAtLink, placeAtSlug, placeContext, slugAdmission } from '../domain/places.ts';
+import { meetingAtLink, placeAtSlug, placeContext, releasedSlugAt, slugAdmission } from '../domain/places.ts';
 import type { Meeting, QueryParameters } from '../domain/types.ts';
 import { iceServersFor } from '../realtime/ice.ts';
 import { pageHeaders } from './headers.ts';
@@ -121,6 +121,19 @@ export async function pagesPlugin(app: FastifyInstance, opts: PagesPluginOptions
       .viewAsync('plain', plainView(lang, kind === 'gone' ? s.goneTitle : s.notFoundTitle, kind === 'gone' ? s.gone : s.notFound));
   };
 
+  /** A slug given up and still reserved to its organization: "moved" (with the new address) or "ended", 410; else not found. */
+  const released = async (request: FastifyRequest, reply: FastifyReply, slug: string) => {
+    const found = await releasedSlugAt(ctx, slug);
+    if (!found) return plain(request, reply, 404, 'notFound');
+    const lang = langOf(request);
+    const s = pageStrings[lang];
+    pageHeaders(reply, request, (await framing(found.organizationId)).frameAncestors);
+    const view = found.currentSlug
+      ? plainView(lang, s.movedTitle, s.moved, { href: `/${found.currentSlug}${lang === 'en' ? '' : `?lang=${lang}`}`, text: s.movedLink })
+      : plainView(lang, s.endedTitle, s.ended);
+    return reply.code(410).type('text/html; charset=utf-8').viewAsync('plain', view);
+  };
+
   /** Where the page leads and who opens it (see ShellSettings). */
   interface ShellOptions {
     title: string | null;
@@ -183,7 +196,7 @@ export async function pagesPlugin(app: FastifyInstance, opts: PagesPluginOptions
   app.get<{ Params: { slug: string } }>('/:slug', { schema: { hide: true } }, async (request, reply) => {
     const slug = request.params.slug;
     const place = await placeAtSlug(ctx, slug);
-    if (!place) return plain(request, reply, 404, 'notFound');
+    if (!place) return released(request, reply, slug);
     if (slugAdmission(place) === 'enter') return shell(request, reply, place.organizationId, { slug }, { title: place.kind === 'room' ? place.title : place.name });
     // What is left are queues and boards (a room can always be entered); the check only narrows the type.
     if (place.kind === 'room') return plain(request, reply, 404, 'notFound');

@@ -47,6 +47,9 @@ describe('waiting lists across two instances on one PostgreSQL and one Redis', {
     // The answer to `wait` carries the token; a view of the line pushed by another instance's change may come just before it.
     const first = await c.next((m) => (m.type === 'waiting' && m.token !== undefined) || m.type === 'error');
     assert.equal(first.type, 'waiting', JSON.stringify(first));
+    // As the waiting page does: only a page that answered keeps its place through a lost connection.
+    c.send({ type: 'here' });
+    await c.roundTrip();
     return { client: c, token: first.token as string };
   };
   const openConsole = async (fe: FrontEnd, member: User, space: Space) => {

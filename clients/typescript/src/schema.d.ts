@@ -512,6 +512,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v3/rooms/board/{id}/waiting/{entryId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Take a client out of the board’s line
+         * @description Foyer extension of the spec. As a member’s Remove in their console: for places that are no real client (a flood, a duplicate). The client’s page says they could not be admitted; webhook waiting.client.left (outcome removed). 404 when the client is no longer waiting.
+         */
+        delete: operations["v3RemoveBoardClient"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v3/rooms/board/{id}/waiting": {
         parameters: {
             query?: never;
@@ -527,6 +547,26 @@ export interface paths {
         put?: never;
         post?: never;
         delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v3/rooms/queue/{id}/waiting/{entryId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Take a client out of the queue’s line
+         * @description Foyer extension of the spec. As a member’s Remove in their console: for places that are no real client (a flood, a duplicate). The client’s page says they could not be admitted; webhook waiting.client.left (outcome removed). 404 when the client is no longer waiting.
+         */
+        delete: operations["v3RemoveQueueClient"];
         options?: never;
         head?: never;
         patch?: never;
@@ -5373,6 +5413,107 @@ export interface operations {
             };
         };
     };
+    v3RemoveBoardClient: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Board or queue id (UUID v4). */
+                id: string;
+                /** @description A waiting entry id from the line. */
+                entryId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        entryId: string;
+                        /** @enum {string} */
+                        outcome: "removed";
+                    };
+                };
+            };
+            /** @description Missing, unknown, wrong, expired or revoked credentials (one identical body for all). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description Stable URN naming the kind of problem, e.g. urn:foyer:problem:validation-failed. */
+                        type: string;
+                        /** @description Short summary of the problem type. */
+                        title: string;
+                        /** @description The HTTP status code. */
+                        status: number;
+                        /** @description Explanation of this occurrence. */
+                        detail: string;
+                        /** @description Each invalid field, for validation failures and conflicts. */
+                        errors?: {
+                            /** @description Field name in the version's wire naming. */
+                            field: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description No such object for this organization (objects of other organizations do not exist for the caller). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description Stable URN naming the kind of problem, e.g. urn:foyer:problem:validation-failed. */
+                        type: string;
+                        /** @description Short summary of the problem type. */
+                        title: string;
+                        /** @description The HTTP status code. */
+                        status: number;
+                        /** @description Explanation of this occurrence. */
+                        detail: string;
+                        /** @description Each invalid field, for validation failures and conflicts. */
+                        errors?: {
+                            /** @description Field name in the version's wire naming. */
+                            field: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Request rate limit or quota reached. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description Stable URN naming the kind of problem, e.g. urn:foyer:problem:validation-failed. */
+                        type: string;
+                        /** @description Short summary of the problem type. */
+                        title: string;
+                        /** @description The HTTP status code. */
+                        status: number;
+                        /** @description Explanation of this occurrence. */
+                        detail: string;
+                        /** @description Each invalid field, for validation failures and conflicts. */
+                        errors?: {
+                            /** @description Field name in the version's wire naming. */
+                            field: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
     v3ListBoardWaiting: {
         parameters: {
             query?: never;
@@ -5412,6 +5553,107 @@ export interface operations {
                                 network: "good" | "fair" | "poor" | "unknown";
                             } | null;
                         }[];
+                    };
+                };
+            };
+            /** @description Missing, unknown, wrong, expired or revoked credentials (one identical body for all). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description Stable URN naming the kind of problem, e.g. urn:foyer:problem:validation-failed. */
+                        type: string;
+                        /** @description Short summary of the problem type. */
+                        title: string;
+                        /** @description The HTTP status code. */
+                        status: number;
+                        /** @description Explanation of this occurrence. */
+                        detail: string;
+                        /** @description Each invalid field, for validation failures and conflicts. */
+                        errors?: {
+                            /** @description Field name in the version's wire naming. */
+                            field: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description No such object for this organization (objects of other organizations do not exist for the caller). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description Stable URN naming the kind of problem, e.g. urn:foyer:problem:validation-failed. */
+                        type: string;
+                        /** @description Short summary of the problem type. */
+                        title: string;
+                        /** @description The HTTP status code. */
+                        status: number;
+                        /** @description Explanation of this occurrence. */
+                        detail: string;
+                        /** @description Each invalid field, for validation failures and conflicts. */
+                        errors?: {
+                            /** @description Field name in the version's wire naming. */
+                            field: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Request rate limit or quota reached. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description Stable URN naming the kind of problem, e.g. urn:foyer:problem:validation-failed. */
+                        type: string;
+                        /** @description Short summary of the problem type. */
+                        title: string;
+                        /** @description The HTTP status code. */
+                        status: number;
+                        /** @description Explanation of this occurrence. */
+                        detail: string;
+                        /** @description Each invalid field, for validation failures and conflicts. */
+                        errors?: {
+                            /** @description Field name in the version's wire naming. */
+                            field: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    v3RemoveQueueClient: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Board or queue id (UUID v4). */
+                id: string;
+                /** @description A waiting entry id from the line. */
+                entryId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        entryId: string;
+                        /** @enum {string} */
+                        outcome: "removed";
                     };
                 };
             };

@@ -1,6 +1,7 @@
 // @module public/js/console/view — a console's live parts from the
 // server's view: the line (name, since when, in order, the device and
-// network check each client's page reported; accept and decline on a board), the clients being served and by whom ("taken by Dr X"), the
+// network check each client's page reported; accept and decline on a board,
+// remove on both), the clients being served and by whom ("taken by Dr X"), the
 // members, and the member's own switches.
 import { el } from '../lib/dom.js';
 
@@ -35,12 +36,16 @@ export function createConsoleView({ ct, clock, sinceText }) {
           act('decline', entry.id, message.value.trim() || null);
         });
         parts.decline = el('details', { class: 'decline' }, el('summary', {}, ct('console.decline')), form);
-        node.append(el('div', { class: 'actions' }, parts.accept, parts.decline));
       }
+      // Any place can be removed, on a board or a queue: a flood, a test, a duplicate.
+      parts.remove = el('button', { type: 'button', class: 'small remove', onclick: () => act('remove', entry.id, row.label) }, ct('console.remove'));
+      node.append(el('div', { class: 'actions' }, ...[parts.accept, parts.decline, parts.remove].filter(Boolean)));
       row = { node, ...parts };
       rows.set(entry.id, row);
     }
     row.name.textContent = `${entry.position}. ${entry.name}`;
+    row.label = entry.name;
+    row.remove.setAttribute('aria-label', ct('console.removeLabel', { name: entry.name }));
     row.since.textContent = ct('console.since', { time: sinceText(entry.arrivedAt) });
     row.away.hidden = entry.connected;
     drawReadiness(row.readiness, entry.readiness);

@@ -49,6 +49,7 @@ window.foyer = {
 function act(type, entryId, message) {
   if (type === 'accept') socket.send({ type: 'accept', entryId });
   else if (type === 'decline') socket.send({ type: 'decline', entryId, message: message ?? null });
+  else if (type === 'remove' && window.confirm(ct('console.removeConfirm', { name: message }))) socket.send({ type: 'remove_client', entryId });
 }
 
 function showError(text) {

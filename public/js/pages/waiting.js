@@ -136,6 +136,7 @@ function onRefused(code, error) {
   over = true;
   call.stopMedia();
   if (code === CloseCode.notFound || code === CloseCode.gone) return screens.showEnd('notFound');
+  if (error?.code === 'too_many_waiting' || error?.code === 'line_full') return screens.showEnd('full');
   return screens.showEnd('closed', lastView ?? { space: { closingMessage: settings.waiting.closingMessage ?? null } });
 }
 

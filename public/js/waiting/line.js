@@ -52,7 +52,11 @@ export function createLine(page, handlers) {
   function onMessage(m) {
     if (m.type === 'waiting') {
       inLine = true;
-      if (m.token) writeSession(tokenKey, m.token);
+      // The page is really here: only a place whose page answered keeps it through a lost connection.
+      if (m.token) {
+        writeSession(tokenKey, m.token);
+        socket?.send({ type: 'here' });
+      }
       retryDelay = RETRY_FIRST_MS;
       // A wait that is over is over: the next visit starts a new one.
       if (FINAL.has(m.view.state)) finish();

@@ -92,11 +92,12 @@ export function createScreens(page, call, wt) {
   function showEnd(kind, view) {
     state.phase = 'ended';
     screen = null;
-    const titles = { served: wt('servedTitle'), left: wt('leftTitle'), declined: wt('declinedTitle'), closed: wt('closedTitle'), notFound: wt('notFound') };
+    const titles = { served: wt('servedTitle'), left: wt('leftTitle'), declined: wt('declinedTitle'), closed: wt('closedTitle'), notFound: wt('notFound'), full: wt('fullTitle') };
     const body = [el('h1', {}, titles[kind] ?? titles.closed)];
     const place = view?.space?.name || settings.title;
     if (kind === 'served') body.push(el('p', {}, view?.servedByName ? wt('servedWith', { name: view.servedByName }) : wt('servedDetail')));
     if (kind === 'declined' && view?.message) body.push(el('p', { class: 'message', id: 'declined-message' }, view.message));
+    if (kind === 'full') body.push(el('p', { id: 'full-message' }, wt('fullDetail')));
     if (kind === 'closed') body.push(el('p', { id: 'closing-message' }, view?.space?.closingMessage || wt('closedDefault')));
     if (kind === 'left') {
       // Left by mistake: back in line is the way on.

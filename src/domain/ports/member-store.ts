@@ -35,6 +35,8 @@ export interface MemberStore {
   recordSignInFailure(failure: { email: string; address: string; at: Date }): Promise<void>;
   /** Failed sign-ins for an email (any organization) or from an address since `since`. */
   countSignInFailures(by: { email: string } | { address: string }, since: Date): Promise<number>;
+  /** Failed sign-ins from an address (for one email, when given) since `since`: how many, and the latest. */
+  signInFailureStats(by: { address: string; email?: string }, since: Date): Promise<{ count: number; latest: Date | undefined }>;
   /** Forgets failures older than `before`. */
   pruneSignInFailures(before: Date): Promise<void>;
 

@@ -108,9 +108,24 @@ export interface MeetingStore {
   countOpenMeetings(at: Date): Promise<number>;
 }
 
+/** A slug an organization gave up, still reserved to it. */
+export interface ReleasedSlug {
+  slug: string;
+  organizationId: string;
+  kind: 'room' | 'board' | 'queue';
+  /** Where its place is now (renamed); null when the place was deleted. */
+  currentSlug: string | null;
+}
+
 export interface RoomStore {
-  /** Takes the room's slug in the shared namespace. */
+  /**
+   * Takes the room's slug in the shared namespace: a slug in use, or
+   * reserved to another organization, fails as taken (ConflictError); one
+   * reserved to the room's own organization is taken back.
+   */
   insertRoom(room: Room): Promise<void>;
+  /** The slug, when it was given up and is reserved at `at` (to whichever organization). */
+  findReleasedSlug(slug: string, at: Date): Promise<ReleasedSlug | undefined>;
   findRoom(organizationId: string, slug: string): Promise<Room | undefined>;
   /** The organization's rooms, newest first. */
   listRooms(organizationId: string, page: PageRequest): Promise<Room[]>;
@@ -128,6 +143,8 @@ export interface SpacePatch {
   hasWaitingList?: boolean;
   /** Replaces the member list, in this order, with these states. */
   members?: MemberState[];
+  /** With a new `slug`: the old one stays reserved to the organization until then. */
+  oldSlugReservedUntil?: Date;
 }
 
 export interface SpaceStore {
@@ -143,8 +160,12 @@ export interface SpaceStore {
   findSpaceById(organizationId: string, id: string): Promise<Space | undefined>;
   /** Applies the patch atomically; returns the updated space, or undefined when not found. */
   updateSpace(organizationId: string, kind: SpaceKind, id: string, patch: SpacePatch, at: Date): Promise<Space | undefined>;
-  /** Returns the space as it was before deletion, or undefined. Frees its slug. */
-  deleteSpace(organizationId: string, kind: SpaceKind, id: string): Promise<Space | undefined>;
+  /**
+   * Returns the space as it was before deletion, or undefined. Its slug
+   * stays reserved to the organization until `slugReservedUntil` (freed at
+   * once without it).
+   */
+  deleteSpace(organizationId: string, kind: SpaceKind, id: string, slugReservedUntil?: { at: Date; until: Date }): Promise<Space | undefined>;
   /** The organization's boards or queues, newest first, with their members. */
   listSpaces(organizationId: string, kind: SpaceKind, page: PageRequest): Promise<Space[]>;
 }

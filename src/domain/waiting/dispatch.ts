@@ -68,6 +68,16 @@ export async function takeNextFor(ctx: LiveContext, actor: Actor, queueId: strin
   return takeNext(ctx, await spaceMember(ctx, actor, queue, userId), 'queue', queue.id);
 }
 
+/** Takes a client out of a board's or queue's line (outcome `removed`), as a member's Remove would; recorded as the organization's. */
+export async function removeFor(ctx: LiveContext, actor: Actor, kind: SpaceKind, spaceId: string, entryId: string): Promise<void> {
+  authorize(actor, 'space.dispatch');
+  const space = await spaceOf(ctx, actor, kind, spaceId);
+  const entry = await ctx.store.findWaitingEntry(entryId);
+  if (!entry || entry.spaceId !== space.id || !(await removeFromLine(ctx, entry, 'declined', 'removed'))) {
+    throw new NotFoundError('client', 'This client is no longer waiting.');
+  }
+}
+
 /** Turns a board's waiting client away, with an optional message shown to them. */
 export async function declineFor(ctx: LiveContext, actor: Actor, boardId: string, entryId: string, message?: string): Promise<void> {
   authorize(actor, 'space.dispatch');

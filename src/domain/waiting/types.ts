@@ -48,6 +48,10 @@ export interface WaitingEntry {
   message: string | null;
   /** The device and network check the client's page reported; null until it did. */
   readiness: Readiness | null;
+  /** A keyed hash of the address the client arrived from, for the per-address cap (null: unknown). */
+  addressKey: string | null;
+  /** When the client's page first answered its view: only then does the entry get a grace period. */
+  answeredAt: Date | null;
 }
 
 /** A device's state in the check: working, switched off by the client, blocked (permission), missing, or failed otherwise. */

@@ -1,13 +1,14 @@
 /**
  * @module realtime/sessions/console
  * A member's console of a board or queue they are on: they follow its
- * line on this instance, accept, decline, take the next client and set
+ * line on this instance, accept, decline, take the next client, remove
+ * one from the line and set
  * their own status. Closing closes the console: with none left open and a
  * client in a call, the member's grace period starts.
  */
 import type { Actor } from '../../domain/actors.ts';
 import { closeConsole } from '../../domain/waiting/consoles.ts';
-import { handleAccept, handleDecline, handleStatus, handleTakeNext } from '../handlers/console.ts';
+import { handleAccept, handleDecline, handleRemoveClient, handleStatus, handleTakeNext } from '../handlers/console.ts';
 import type { Watched } from '../lines.ts';
 import type { ConsoleRole, HandlerTable, SessionHost } from '../session.ts';
 import { FollowingSession } from './following.ts';
@@ -16,6 +17,7 @@ const HANDLERS: HandlerTable<ConsoleSession> = {
   accept: handleAccept,
   decline: handleDecline,
   take_next: handleTakeNext,
+  remove_client: handleRemoveClient,
   status: handleStatus,
 };
 

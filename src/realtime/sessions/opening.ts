@@ -57,7 +57,7 @@ export async function handleWait(connection: SessionHost, message: MessageOf<'wa
   } catch (error) {
     return connection.refuse(CloseCode.badMessage, 'bad_name', error instanceof DomainError ? error.message : 'Invalid name.');
   }
-  const result = await arrive(ctx, { slug: message.slug, displayName, connectionId: connection.id, token: message.token ?? undefined, readiness: message.readiness });
+  const result = await arrive(ctx, { slug: message.slug, displayName, connectionId: connection.id, token: message.token ?? undefined, readiness: message.readiness, address: connection.address });
   if (!result.ok) {
     const refusal = WAIT_REFUSALS[result.reason];
     return connection.refuse(refusal.code, result.reason, refusal.message);

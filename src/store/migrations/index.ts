@@ -20,6 +20,8 @@ import { sfuPlacements } from './016_sfu_placements.ts';
 import { organizationChanges } from './017_organization_changes.ts';
 import { allowedOrigins } from './018_allowed_origins.ts';
 import { titlesAndReadiness } from './019_titles_and_readiness.ts';
+import { slugReservations } from './020_slug_reservations.ts';
+import { waitingPresence } from './021_waiting_presence.ts';
 
 const migrations: Record<string, Migration> = {
   '001_initial': initial,
@@ -36,6 +38,8 @@ const migrations: Record<string, Migration> = {
   '017_organization_changes': organizationChanges,
   '018_allowed_origins': allowedOrigins,
   '019_titles_and_readiness': titlesAndReadiness,
+  '020_slug_reservations': slugReservations,
+  '021_waiting_presence': waitingPresence,
 };
 
 export const migrationProvider: MigrationProvider = {

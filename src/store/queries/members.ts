@@ -109,6 +109,17 @@ export const memberQueries: MemberStore & ThisType<QueryContext> = {
     return Number((await query.executeTakeFirstOrThrow()).n);
   },
 
+  async signInFailureStats(by, since) {
+    let query = this.db
+      .selectFrom('sign_in_failures')
+      .select((eb) => [eb.fn.countAll<number>().as('n'), eb.fn.max('at').as('latest')])
+      .where('address', '=', by.address)
+      .where('at', '>=', toMillis(since));
+    if (by.email !== undefined) query = query.where('email_lower', '=', normalizeEmail(by.email));
+    const row = await query.executeTakeFirstOrThrow();
+    return { count: Number(row.n), latest: row.latest === null || row.latest === undefined ? undefined : new Date(Number(row.latest)) };
+  },
+
   async pruneSignInFailures(before) {
     await this.db.deleteFrom('sign_in_failures').where('at', '<', toMillis(before)).execute();
   },

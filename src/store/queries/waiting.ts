@@ -95,6 +95,27 @@ export const waitingQueries: WaitingStore & ThisType<QueryContext> = {
     return row && rowToEntry(row);
   },
 
+  async countActiveEntries(spaceId, addressKey) {
+    let query = this.db
+      .selectFrom('waiting_entries')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('space_id', '=', spaceId)
+      .where('state', 'in', [...ACTIVE_STATES]);
+    if (addressKey !== undefined) query = query.where('address_key', '=', addressKey);
+    return Number((await query.executeTakeFirstOrThrow()).n);
+  },
+
+  async listUnansweredEntries(arrivedBefore) {
+    const rows = await this.db
+      .selectFrom('waiting_entries')
+      .selectAll()
+      .where('state', '=', 'waiting')
+      .where('answered_at', 'is', null)
+      .where('arrived_at', '<', toMillis(arrivedBefore))
+      .execute();
+    return rows.map(rowToEntry);
+  },
+
   async listLapsedReservations(at) {
     const rows = await this.db
       .selectFrom('waiting_entries')
@@ -247,13 +268,15 @@ function entryToRow(e: WaitingEntry): WaitingEntriesTable {
     outcome: e.outcome,
     message: e.message,
     readiness: e.readiness ? JSON.stringify(e.readiness) : null,
+    address_key: e.addressKey,
+    answered_at: ms(e.answeredAt),
   };
 }
 
 /** Only the fields given; dates to milliseconds. */
 function changeToRow(change: Change): Partial<WaitingEntriesTable> {
   const row: Partial<WaitingEntriesTable> = {};
-  const dates = { disconnectedAt: 'disconnected_at', reservedUntil: 'reserved_until', acceptedAt: 'accepted_at', callStartedAt: 'call_started_at', endedAt: 'ended_at' } as const;
+  const dates = { answeredAt: 'answered_at', disconnectedAt: 'disconnected_at', reservedUntil: 'reserved_until', acceptedAt: 'accepted_at', callStartedAt: 'call_started_at', endedAt: 'ended_at' } as const;
   const plain = { displayName: 'display_name', state: 'state', connectionId: 'connection_id', instanceId: 'instance_id', servedBy: 'served_by', meetingId: 'meeting_id', outcome: 'outcome', message: 'message' } as const;
   for (const [field, column] of Object.entries(dates)) {
     if (field in change) (row as Record<string, unknown>)[column] = ms(change[field as keyof typeof dates]);
@@ -286,6 +309,8 @@ function rowToEntry(r: WaitingEntriesTable): WaitingEntry {
     outcome: r.outcome,
     message: r.message,
     readiness: r.readiness ? parseReadiness(JSON.parse(r.readiness)) : null,
+    addressKey: r.address_key,
+    answeredAt: toDateOrNull(r.answered_at),
   };
 }
 

@@ -32,6 +32,8 @@ export const waitingTexts = {
     closedTitle: 'This place is closed.',
     closedDefault: 'This place is not active at the moment. Please try again later.',
     notFound: 'There is no such board or queue.',
+    fullTitle: 'You cannot get in line right now.',
+    fullDetail: 'This line is full at the moment. Please try again in a few minutes.',
     waitAgain: 'Get in line again',
   },
   de: {
@@ -63,6 +65,8 @@ export const waitingTexts = {
     closedTitle: 'Dieser Ort ist geschlossen.',
     closedDefault: 'Dieser Ort ist derzeit nicht aktiv. Bitte versuchen Sie es später noch einmal.',
     notFound: 'Dieses Wartezimmer oder diese Warteschlange gibt es nicht.',
+    fullTitle: 'Sie können sich gerade nicht anstellen.',
+    fullDetail: 'Diese Warteschlange ist im Moment voll. Bitte versuchen Sie es in einigen Minuten noch einmal.',
     waitAgain: 'Erneut anstellen',
   },
 };
