@@ -12,6 +12,7 @@
  */
 import type { Store } from './ports/store.ts';
 import type { MediaState, PlaceRef } from './presence.ts';
+import type { FinalWaitingState, WaitingOutcome } from './waiting/types.ts';
 
 interface EventBase {
   organizationId: string;
@@ -37,7 +38,7 @@ export type DomainEvent = EventBase &
     | { type: 'participant.left'; place: PlaceRef; participantId: string }
     | { type: 'waiting.client.joined'; spaceId: string; entryId: string; displayName: string }
     | { type: 'waiting.client.accepted'; spaceId: string; entryId: string; userId: string; meetingId: string }
-    | { type: 'waiting.client.left'; spaceId: string; entryId: string; outcome: string }
+    | { type: 'waiting.client.left'; spaceId: string; entryId: string; state: FinalWaitingState; outcome: WaitingOutcome }
     | { type: 'waiting.changed'; spaceId: string }
     | { type: 'member.status.changed'; spaceId: string; userId: string; isActive: boolean; isAutoAccepting: boolean }
     | { type: 'space.changed'; spaceId: string; deleted: boolean }
