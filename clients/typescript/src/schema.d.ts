@@ -12,7 +12,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The caller’s organization and its users */
+        /**
+         * The caller’s organization and its users
+         * @description The organization the API key belongs to, with all its users (id, name, email, role).
+         */
         get: operations["v1GetOrganization"];
         put?: never;
         post?: never;
@@ -31,7 +34,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Create a meeting */
+        /**
+         * Create a meeting
+         * @description Creates a meeting and answers where its participants meet. ownerEmail is required for a medical organization; a basic organization may send no body at all.
+         */
         post: operations["v1CreateMeeting"];
         delete?: never;
         options?: never;
@@ -46,7 +52,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Read a meeting */
+        /**
+         * Read a meeting
+         * @description One meeting of the caller’s organization; another organization’s meeting, or a path id that is not a UUID, answers 404.
+         */
         get: operations["v1GetMeeting"];
         put?: never;
         post?: never;
@@ -65,7 +74,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Create a room */
+        /**
+         * Create a room
+         * @description Creates a room: a permanent meeting place at {redirect_host}/<slug>. Slugs share one namespace with boards and queues, across organizations (409 when taken).
+         */
         post: operations["v1CreateRoom"];
         delete?: never;
         options?: never;
@@ -80,7 +92,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Read a room by slug */
+        /**
+         * Read a room by slug
+         * @description One room of the caller’s organization by its slug; another organization’s room answers 404.
+         */
         get: operations["v1GetRoom"];
         put?: never;
         post?: never;
@@ -97,7 +112,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The caller’s organization and its users */
+        /**
+         * The caller’s organization and its users
+         * @description The organization the API key belongs to, with all its users (id, name, email, role).
+         */
         get: operations["v2GetOrganization"];
         put?: never;
         post?: never;
@@ -116,7 +134,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Create a meeting */
+        /**
+         * Create a meeting
+         * @description Creates a meeting and answers where its participants meet. ownerEmail is required for a medical organization; a basic organization may send no body at all.
+         */
         post: operations["v2CreateMeeting"];
         delete?: never;
         options?: never;
@@ -131,7 +152,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Read a meeting */
+        /**
+         * Read a meeting
+         * @description One meeting of the caller’s organization; another organization’s meeting, or a path id that is not a UUID, answers 404.
+         */
         get: operations["v2GetMeeting"];
         put?: never;
         post?: never;
@@ -150,7 +174,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Create a room */
+        /**
+         * Create a room
+         * @description Creates a room: a permanent meeting place at {redirect_host}/<slug>. Slugs share one namespace with boards and queues, across organizations (409 when taken).
+         */
         post: operations["v2CreateRoom"];
         delete?: never;
         options?: never;
@@ -165,7 +192,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Read a room by slug */
+        /**
+         * Read a room by slug
+         * @description One room of the caller’s organization by its slug; another organization’s room answers 404.
+         */
         get: operations["v2GetRoom"];
         put?: never;
         post?: never;
@@ -182,7 +212,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The caller’s organization and its users */
+        /**
+         * The caller’s organization and its users
+         * @description The organization the API key belongs to, with all its users (id, name, email, role).
+         */
         get: operations["v3GetOrganization"];
         put?: never;
         post?: never;
@@ -201,7 +234,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Create a meeting or consultation */
+        /**
+         * Create a meeting or consultation
+         * @description Creates a MEETING or CONSULTATION and answers where its participants meet. Every field is optional for a basic organization (a bare POST creates a meeting); ownerEmail is required for a medical one.
+         */
         post: operations["v3CreateMeeting"];
         delete?: never;
         options?: never;
@@ -216,11 +252,17 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Read a meeting, with whether it is still open */
+        /**
+         * Read a meeting, with whether it is still open
+         * @description One meeting of the caller’s organization; another organization’s meeting, or a path id that is not a UUID, answers 404. Beside the spec’s fields, state and closedAt say whether it is still open.
+         */
         get: operations["v3GetMeeting"];
         put?: never;
         post?: never;
-        /** Delete (end) a meeting; answers the deleted meeting */
+        /**
+         * Delete (end) a meeting; answers the deleted meeting
+         * @description Ends the meeting at once for everyone in it (webhook meeting.ended, reason deleted) and answers it as it was; afterwards it is 404 in every version.
+         */
         delete: operations["v3DeleteMeeting"];
         options?: never;
         head?: never;
@@ -234,7 +276,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Read a room by slug */
+        /**
+         * Read a room by slug
+         * @description One room of the caller’s organization by its slug; another organization’s room answers 404.
+         */
         get: operations["v3GetRoom"];
         put?: never;
         post?: never;
@@ -253,7 +298,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Create a board; answers its id and redirect URL */
+        /**
+         * Create a board; answers its id and redirect URL
+         * @description Creates a board of the caller’s organization with no members yet (add them with an update). The slug shares one namespace with rooms, across organizations: 409 when taken.
+         */
         post: operations["v3CreateBoard"];
         delete?: never;
         options?: never;
@@ -268,12 +316,21 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Read a board */
+        /**
+         * Read a board
+         * @description One board of the caller’s organization, with its members and their status; another organization’s answers 404.
+         */
         get: operations["v3GetBoard"];
         put?: never;
-        /** Update a board; answers the updated board */
+        /**
+         * Update a board; answers the updated board
+         * @description Changes the fields given (all optional); membersIds replaces the member set, in the given order. Nothing changes when any field is invalid.
+         */
         post: operations["v3UpdateBoard"];
-        /** Delete a board; answers the deleted board */
+        /**
+         * Delete a board; answers the deleted board
+         * @description Deletes the board: every wait and call in it ends, its slug is freed; afterwards 404.
+         */
         delete: operations["v3DeleteBoard"];
         options?: never;
         head?: never;
@@ -289,7 +346,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Create a queue; answers its id and redirect URL */
+        /**
+         * Create a queue; answers its id and redirect URL
+         * @description Creates a queue of the caller’s organization with no members yet (add them with an update). The slug shares one namespace with rooms, across organizations: 409 when taken.
+         */
         post: operations["v3CreateQueue"];
         delete?: never;
         options?: never;
@@ -304,12 +364,21 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Read a queue */
+        /**
+         * Read a queue
+         * @description One queue of the caller’s organization, with its members and their status; another organization’s answers 404.
+         */
         get: operations["v3GetQueue"];
         put?: never;
-        /** Update a queue; answers the updated queue */
+        /**
+         * Update a queue; answers the updated queue
+         * @description Changes the fields given (all optional); membersIds replaces the member set, in the given order. Nothing changes when any field is invalid.
+         */
         post: operations["v3UpdateQueue"];
-        /** Delete a queue; answers the deleted queue */
+        /**
+         * Delete a queue; answers the deleted queue
+         * @description Deletes the queue: every wait and call in it ends, its slug is freed; afterwards 404.
+         */
         delete: operations["v3DeleteQueue"];
         options?: never;
         head?: never;
@@ -615,11 +684,318 @@ export interface paths {
 }
 export type webhooks = Record<string, never>;
 export interface components {
-    schemas: never;
+    schemas: {
+        AllowedOrigins: {
+            origins: string[];
+        };
+        Board: {
+            /**
+             * Format: uuid
+             * @description UUID v4 generated at creation.
+             */
+            id: string;
+            name: string;
+            slug: string;
+            isActive: boolean;
+            /**
+             * Format: uuid
+             * @description UUID v4 of the owning organization.
+             */
+            organizationId: string;
+            /** @description Empty string when none was set. */
+            closingMessage: string;
+            /** @description When true a member admits each joining client; when false clients connect at once. */
+            hasWaitingList: boolean;
+            members: components["schemas"]["Member"][];
+            /** @description {redirect_host}/<slug> */
+            redirectUrl: string;
+        };
+        CreateMeetingV3: {
+            /** @description Email of a member of the organization, who administers the meeting; required for a medical organization, optional for a basic one. Matched case-insensitively. */
+            ownerEmail?: string;
+            /**
+             * @description MEETING (default) or CONSULTATION; any letter case is accepted.
+             * @enum {string}
+             */
+            type?: "MEETING" | "CONSULTATION";
+            /** @description True keeps a MEETING open for ever; an error with CONSULTATION. */
+            isInfinite?: boolean;
+            /**
+             * Format: uuid
+             * @description UUID v4 to use as the meeting id; 409 when taken.
+             */
+            meetingId?: string;
+            /** @description Flat object of strings, numbers or booleans, applied to the meeting page; when given, redirectUrl is the short form {redirect_host}/m/<code>. */
+            queryParameters?: {
+                [key: string]: string | number | boolean;
+            };
+            /** @description Foyer extension. True: the meeting is locked until its owner first joins (arrivals knock and the owner lets them in). Default: true for a CONSULTATION with an ownerEmail, false otherwise; true needs ownerEmail. */
+            waitForOwner?: boolean;
+        };
+        CreatedSpace: {
+            /**
+             * Format: uuid
+             * @description UUID v4 generated at creation.
+             */
+            id: string;
+            /** @description {redirect_host}/<slug> */
+            redirectUrl: string;
+        };
+        DeclinedClient: {
+            /** Format: uuid */
+            entryId: string;
+            /** @enum {string} */
+            outcome: "declined";
+        };
+        Delivery: {
+            /** Format: uuid */
+            id: string;
+            /** @description The `webhook-id` header: the same on every attempt; use it to drop duplicates. */
+            eventId: string;
+            /** @enum {string} */
+            eventType: "meeting.created" | "meeting.started" | "meeting.ended" | "participant.joined" | "participant.left" | "participant.removed" | "participant.admitted" | "participant.turned_away" | "participant.mute_requested" | "meeting.locked" | "meeting.unlocked" | "room.session.started" | "room.session.ended" | "waiting.client.joined" | "waiting.client.accepted" | "waiting.client.left" | "member.status.changed";
+            status: "pending" | "delivered" | "failed";
+            attempts: number;
+            /** @description When a pending delivery is tried next. */
+            nextAttemptAt: string | null;
+            /** @description HTTP status of the last answer; null when none came. */
+            lastStatus: number | null;
+            lastError: string | null;
+            lastLatencyMs: number | null;
+            /** Format: date-time */
+            createdAt: string;
+            deliveredAt: string | null;
+        };
+        DeliveryList: {
+            deliveries: components["schemas"]["Delivery"][];
+        };
+        IssuedWebhook: {
+            /**
+             * Format: uuid
+             * @description UUID v4 generated at creation.
+             */
+            id: string;
+            url: string;
+            /** @description Event types the endpoint receives: meeting.created, meeting.started, meeting.ended, participant.joined, participant.left, participant.removed, participant.admitted, participant.turned_away, participant.mute_requested, meeting.locked, meeting.unlocked, room.session.started, room.session.ended, waiting.client.joined, waiting.client.accepted, waiting.client.left, member.status.changed. */
+            events: ("meeting.created" | "meeting.started" | "meeting.ended" | "participant.joined" | "participant.left" | "participant.removed" | "participant.admitted" | "participant.turned_away" | "participant.mute_requested" | "meeting.locked" | "meeting.unlocked" | "room.session.started" | "room.session.ended" | "waiting.client.joined" | "waiting.client.accepted" | "waiting.client.left" | "member.status.changed")[];
+            enabled: boolean;
+            /** @description Signing secret, `whsec_` + base64, in the Standard Webhooks form. Shown only in this answer. */
+            secret: string;
+        };
+        MeetingV1: {
+            /**
+             * Format: uuid
+             * @description UUID v4 of the meeting.
+             */
+            id: string;
+            /** @description Where participants meet: {redirect_host}/meetings/<id>, or {redirect_host}/m/<code> when queryParameters were given. */
+            redirect_url: string;
+        };
+        MeetingV2: {
+            /**
+             * Format: uuid
+             * @description UUID v4 of the meeting.
+             */
+            id: string;
+            /** @description Where participants meet: {redirect_host}/meetings/<id>, or {redirect_host}/m/<code> when queryParameters were given. */
+            redirectUrl: string;
+        };
+        MeetingV3: {
+            /**
+             * Format: uuid
+             * @description UUID v4 of the meeting.
+             */
+            id: string;
+            /** @description Where participants meet: {redirect_host}/meetings/<id>, or {redirect_host}/m/<code> when queryParameters were given. */
+            redirectUrl: string;
+            /** @description Present for type MEETING only: true when the meeting never closes. */
+            isInfinite?: boolean;
+        };
+        MeetingV3Read: {
+            /**
+             * Format: uuid
+             * @description UUID v4 of the meeting.
+             */
+            id: string;
+            /** @description Where participants meet: {redirect_host}/meetings/<id>, or {redirect_host}/m/<code> when queryParameters were given. */
+            redirectUrl: string;
+            /** @description Present for type MEETING only: true when the meeting never closes. */
+            isInfinite?: boolean;
+            /** @description Foyer extension. open: participants can join; closed: ended (idle for 15 minutes, or ended for everyone), its page answers 410. */
+            state: "open" | "closed";
+            /** @description Foyer extension. When it closed (ISO 8601); null while open. */
+            closedAt: string | null;
+        };
+        Member: {
+            /**
+             * Format: uuid
+             * @description UUID v4 of the member (a user of the organization).
+             */
+            userId: string;
+            fullName: string;
+            isActive: boolean;
+            /** @description True when the member accepts clients into a call automatically. */
+            isAutoAccepting: boolean;
+            /** @description When the member joined a call; null when not in a call. */
+            joinedCallAt: string | null;
+        };
+        Organization: {
+            name: string;
+            /** @description All users of the organization; may be empty. */
+            users: components["schemas"]["User"][];
+        };
+        Participant: {
+            /** @description Their connection’s id; the participantId of webhooks and embedded-page events. A reconnect is a new participant. */
+            participantId: string;
+            displayName: string;
+            /** Format: date-time */
+            joinedAt: string;
+            /** @description Their microphone is on. */
+            audio: boolean;
+            /** @description Their camera is on. */
+            video: boolean;
+            /** @description They share their screen. */
+            screen: boolean;
+            /** @description They host the meeting (its owner, or for a meeting without one an ADMIN). */
+            host: boolean;
+        };
+        ParticipantList: {
+            participants: components["schemas"]["Participant"][];
+        };
+        /** Problem details (RFC 9457) */
+        Problem: {
+            /** @description Stable URN naming the kind of problem, e.g. urn:foyer:problem:validation-failed. */
+            type: string;
+            /** @description Short summary of the problem type. */
+            title: string;
+            /** @description The HTTP status code. */
+            status: number;
+            /** @description Explanation of this occurrence. */
+            detail: string;
+            /** @description Each invalid field, for validation failures and conflicts. */
+            errors?: {
+                /** @description Field name in the version's wire naming. */
+                field: string;
+                message: string;
+            }[];
+        };
+        Queue: {
+            /**
+             * Format: uuid
+             * @description UUID v4 generated at creation.
+             */
+            id: string;
+            name: string;
+            slug: string;
+            isActive: boolean;
+            /**
+             * Format: uuid
+             * @description UUID v4 of the owning organization.
+             */
+            organizationId: string;
+            /** @description Empty string when none was set. */
+            closingMessage: string;
+            members: components["schemas"]["Member"][];
+            /** @description {redirect_host}/<slug> */
+            redirectUrl: string;
+        };
+        RoomV1: {
+            /** @description Omitted when the room has no title. */
+            title?: string;
+            /** @description Last path segment of the room URL. */
+            slug: string;
+            /** @description {redirect_host}/<slug> */
+            redirect_url: string;
+        };
+        RoomV2: {
+            /** @description Omitted when the room has no title. */
+            title?: string;
+            /** @description Last path segment of the room URL. */
+            slug: string;
+            organizationSlug: string;
+            /** @description {redirect_host}/<slug> */
+            redirectUrl: string;
+        };
+        TakenClient: {
+            /** Format: uuid */
+            entryId: string;
+            /**
+             * Format: uuid
+             * @description The member who serves the client.
+             */
+            userId: string;
+            /**
+             * Format: uuid
+             * @description The private call (a CONSULTATION the member owns and hosts).
+             */
+            meetingId: string;
+            /** @description The member’s own link to the call (it carries their pass: opened without a dashboard session, the page joins as that member, for this meeting only, for SESSION_MAX_HOURS). Give it to that member only. The member must join within WAITING_LEASE_SECONDS, or the client goes back to the front of the line. */
+            redirectUrl: string;
+        };
+        User: {
+            /**
+             * Format: uuid
+             * @description UUID v4 of the user.
+             */
+            id: string;
+            fullName: string;
+            email: string;
+            organizationRole: "USER" | "ADMIN";
+        };
+        WaitingClient: {
+            /**
+             * Format: uuid
+             * @description The client’s waiting entry (the entryId of waiting.* webhooks).
+             */
+            entryId: string;
+            displayName: string;
+            /** @description 1 for the first in line. */
+            position: number;
+            /** Format: date-time */
+            waitingSince: string;
+            /** @description Their waiting page is connected now; false while they are away within the grace period (WAITING_GRACE_SECONDS). */
+            connected: boolean;
+        };
+        WaitingList: {
+            waiting: components["schemas"]["WaitingClient"][];
+        };
+        Webhook: {
+            /**
+             * Format: uuid
+             * @description UUID v4 generated at creation.
+             */
+            id: string;
+            url: string;
+            /** @description Event types the endpoint receives: meeting.created, meeting.started, meeting.ended, participant.joined, participant.left, participant.removed, participant.admitted, participant.turned_away, participant.mute_requested, meeting.locked, meeting.unlocked, room.session.started, room.session.ended, waiting.client.joined, waiting.client.accepted, waiting.client.left, member.status.changed. */
+            events: ("meeting.created" | "meeting.started" | "meeting.ended" | "participant.joined" | "participant.left" | "participant.removed" | "participant.admitted" | "participant.turned_away" | "participant.mute_requested" | "meeting.locked" | "meeting.unlocked" | "room.session.started" | "room.session.ended" | "waiting.client.joined" | "waiting.client.accepted" | "waiting.client.left" | "member.status.changed")[];
+            description: string;
+            enabled: boolean;
+            /** @description Why the endpoint is disabled (by hand, or after failing for long); null while enabled. */
+            disabledReason: string | null;
+            /** Format: date-time */
+            createdAt: string;
+        };
+        WebhookList: {
+            webhooks: components["schemas"]["Webhook"][];
+        };
+    };
     responses: never;
     parameters: never;
     requestBodies: never;
-    headers: never;
+    headers: {
+        /** @description The read path of the object just created. */
+        Location: string;
+        /** @description Requests this API key may make per rolling minute. */
+        "RateLimit-Limit": number;
+        /** @description Requests left in the current window. */
+        "RateLimit-Remaining": number;
+        /** @description Seconds until the window has room again. */
+        "RateLimit-Reset": number;
+        /** @description Seconds to wait before trying again (the rate window, or the quota period). */
+        "Retry-After": number;
+        /** @description The authentication scheme: `API-Key realm="Foyer"` (send the API_KEY and API_SECRET headers). */
+        "WWW-Authenticate": string;
+    };
     pathItems: never;
 }
 export type $defs = Record<string, never>;
@@ -636,68 +1012,45 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        name: string;
-                        /** @description All users of the organization; may be empty. */
-                        users: {
-                            /** @description UUID v4 of the user. */
-                            id: string;
-                            fullName: string;
-                            email: string;
-                            organizationRole: "USER" | "ADMIN";
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Organization"];
                 };
             };
             /** @description Missing, unknown, wrong, expired or revoked credentials (one identical body for all). */
             401: {
                 headers: {
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        /** @description Stable URN naming the kind of problem, e.g. urn:foyer:problem:validation-failed. */
-                        type: string;
-                        /** @description Short summary of the problem type. */
-                        title: string;
-                        /** @description The HTTP status code. */
-                        status: number;
-                        /** @description Explanation of this occurrence. */
-                        detail: string;
-                        /** @description Each invalid field, for validation failures and conflicts. */
-                        errors?: {
-                            /** @description Field name in the version's wire naming. */
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Request rate limit or quota reached. */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        /** @description Stable URN naming the kind of problem, e.g. urn:foyer:problem:validation-failed. */
-                        type: string;
-                        /** @description Short summary of the problem type. */
-                        title: string;
-                        /** @description The HTTP status code. */
-                        status: number;
-                        /** @description Explanation of this occurrence. */
-                        detail: string;
-                        /** @description Each invalid field, for validation failures and conflicts. */
-                        errors?: {
-                            /** @description Field name in the version's wire naming. */
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unexpected failure: a generic detail; only the error’s class and code are logged. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -709,7 +1062,7 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody: {
+        requestBody?: {
             content: {
                 "application/x-www-form-urlencoded": {
                     /** @description Email of a member of the organization; required for a medical organization, optional for a basic one. Matched case-insensitively. */
@@ -721,135 +1074,82 @@ export interface operations {
             /** @description Default Response */
             201: {
                 headers: {
+                    Location: components["headers"]["Location"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description UUID v4 of the meeting. */
-                        id: string;
-                        /** @description Where participants meet: {redirect_host}/meetings/<id>, or {redirect_host}/m/<code> when queryParameters were given. */
-                        redirect_url: string;
-                    };
+                    "application/json": components["schemas"]["MeetingV1"];
                 };
             };
             /** @description Invalid request: each invalid field is listed in `errors`. */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        /** @description Stable URN naming the kind of problem, e.g. urn:foyer:problem:validation-failed. */
-                        type: string;
-                        /** @description Short summary of the problem type. */
-                        title: string;
-                        /** @description The HTTP status code. */
-                        status: number;
-                        /** @description Explanation of this occurrence. */
-                        detail: string;
-                        /** @description Each invalid field, for validation failures and conflicts. */
-                        errors?: {
-                            /** @description Field name in the version's wire naming. */
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Missing, unknown, wrong, expired or revoked credentials (one identical body for all). */
             401: {
                 headers: {
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        /** @description Stable URN naming the kind of problem, e.g. urn:foyer:problem:validation-failed. */
-                        type: string;
-                        /** @description Short summary of the problem type. */
-                        title: string;
-                        /** @description The HTTP status code. */
-                        status: number;
-                        /** @description Explanation of this occurrence. */
-                        detail: string;
-                        /** @description Each invalid field, for validation failures and conflicts. */
-                        errors?: {
-                            /** @description Field name in the version's wire naming. */
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Request body too large. */
             413: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        /** @description Stable URN naming the kind of problem, e.g. urn:foyer:problem:validation-failed. */
-                        type: string;
-                        /** @description Short summary of the problem type. */
-                        title: string;
-                        /** @description The HTTP status code. */
-                        status: number;
-                        /** @description Explanation of this occurrence. */
-                        detail: string;
-                        /** @description Each invalid field, for validation failures and conflicts. */
-                        errors?: {
-                            /** @description Field name in the version's wire naming. */
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Content type not accepted by this API version. */
             415: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        /** @description Stable URN naming the kind of problem, e.g. urn:foyer:problem:validation-failed. */
-                        type: string;
-                        /** @description Short summary of the problem type. */
-                        title: string;
-                        /** @description The HTTP status code. */
-                        status: number;
-                        /** @description Explanation of this occurrence. */
-                        detail: string;
-                        /** @description Each invalid field, for validation failures and conflicts. */
-                        errors?: {
-                            /** @description Field name in the version's wire naming. */
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Request rate limit or quota reached. */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        /** @description Stable URN naming the kind of problem, e.g. urn:foyer:problem:validation-failed. */
-                        type: string;
-                        /** @description Short summary of the problem type. */
-                        title: string;
-                        /** @description The HTTP status code. */
-                        status: number;
-                        /** @description Explanation of this occurrence. */
-                        detail: string;
-                        /** @description Each invalid field, for validation failures and conflicts. */
-                        errors?: {
-                            /** @description Field name in the version's wire naming. */
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unexpected failure: a generic detail; only the error’s class and code are logged. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -859,7 +1159,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Meeting id (UUID v4, matched case-insensitively). */
+                /** @description Meeting id (UUID v4, matched case-insensitively; any other text answers 404). */
                 id: string;
             };
             cookie?: never;
@@ -869,87 +1169,57 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description UUID v4 of the meeting. */
-                        id: string;
-                        /** @description Where participants meet: {redirect_host}/meetings/<id>, or {redirect_host}/m/<code> when queryParameters were given. */
-                        redirect_url: string;
-                    };
+                    "application/json": components["schemas"]["MeetingV1"];
                 };
             };
             /** @description Missing, unknown, wrong, expired or revoked credentials (one identical body for all). */
             401: {
                 headers: {
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        /** @description Stable URN naming the kind of problem, e.g. urn:foyer:problem:validation-failed. */
-                        type: string;
-                        /** @description Short summary of the problem type. */
-                        title: string;
-                        /** @description The HTTP status code. */
-                        status: number;
-                        /** @description Explanation of this occurrence. */
-                        detail: string;
-                        /** @description Each invalid field, for validation failures and conflicts. */
-                        errors?: {
-                            /** @description Field name in the version's wire naming. */
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description No such object for this organization (objects of other organizations do not exist for the caller). */
             404: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        /** @description Stable URN naming the kind of problem, e.g. urn:foyer:problem:validation-failed. */
-                        type: string;
-                        /** @description Short summary of the problem type. */
-                        title: string;
-                        /** @description The HTTP status code. */
-                        status: number;
-                        /** @description Explanation of this occurrence. */
-                        detail: string;
-                        /** @description Each invalid field, for validation failures and conflicts. */
-                        errors?: {
-                            /** @description Field name in the version's wire naming. */
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Request rate limit or quota reached. */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        /** @description Stable URN naming the kind of problem, e.g. urn:foyer:problem:validation-failed. */
-                        type: string;
-                        /** @description Short summary of the problem type. */
-                        title: string;
-                        /** @description The HTTP status code. */
-                        status: number;
-                        /** @description Explanation of this occurrence. */
-                        detail: string;
-                        /** @description Each invalid field, for validation failures and conflicts. */
-                        errors?: {
-                            /** @description Field name in the version's wire naming. */
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unexpected failure: a generic detail; only the error’s class and code are logged. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -974,161 +1244,94 @@ export interface operations {
             /** @description Default Response */
             201: {
                 headers: {
+                    Location: components["headers"]["Location"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description Omitted when the room has no title. */
-                        title?: string;
-                        /** @description Last path segment of the room URL. */
-                        slug: string;
-                        /** @description {redirect_host}/<slug> */
-                        redirect_url: string;
-                    };
+                    "application/json": components["schemas"]["RoomV1"];
                 };
             };
             /** @description Invalid request: each invalid field is listed in `errors`. */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        /** @description Stable URN naming the kind of problem, e.g. urn:foyer:problem:validation-failed. */
-                        type: string;
-                        /** @description Short summary of the problem type. */
-                        title: string;
-                        /** @description The HTTP status code. */
-                        status: number;
-                        /** @description Explanation of this occurrence. */
-                        detail: string;
-                        /** @description Each invalid field, for validation failures and conflicts. */
-                        errors?: {
-                            /** @description Field name in the version's wire naming. */
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Missing, unknown, wrong, expired or revoked credentials (one identical body for all). */
             401: {
                 headers: {
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        /** @description Stable URN naming the kind of problem, e.g. urn:foyer:problem:validation-failed. */
-                        type: string;
-                        /** @description Short summary of the problem type. */
-                        title: string;
-                        /** @description The HTTP status code. */
-                        status: number;
-                        /** @description Explanation of this occurrence. */
-                        detail: string;
-                        /** @description Each invalid field, for validation failures and conflicts. */
-                        errors?: {
-                            /** @description Field name in the version's wire naming. */
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description An identifier or slug is already taken. */
             409: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        /** @description Stable URN naming the kind of problem, e.g. urn:foyer:problem:validation-failed. */
-                        type: string;
-                        /** @description Short summary of the problem type. */
-                        title: string;
-                        /** @description The HTTP status code. */
-                        status: number;
-                        /** @description Explanation of this occurrence. */
-                        detail: string;
-                        /** @description Each invalid field, for validation failures and conflicts. */
-                        errors?: {
-                            /** @description Field name in the version's wire naming. */
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Request body too large. */
             413: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        /** @description Stable URN naming the kind of problem, e.g. urn:foyer:problem:validation-failed. */
-                        type: string;
-                        /** @description Short summary of the problem type. */
-                        title: string;
-                        /** @description The HTTP status code. */
-                        status: number;
-                        /** @description Explanation of this occurrence. */
-                        detail: string;
-                        /** @description Each invalid field, for validation failures and conflicts. */
-                        errors?: {
-                            /** @description Field name in the version's wire naming. */
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Content type not accepted by this API version. */
             415: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        /** @description Stable URN naming the kind of problem, e.g. urn:foyer:problem:validation-failed. */
-                        type: string;
-                        /** @description Short summary of the problem type. */
-                        title: string;
-                        /** @description The HTTP status code. */
-                        status: number;
-                        /** @description Explanation of this occurrence. */
-                        detail: string;
-                        /** @description Each invalid field, for validation failures and conflicts. */
-                        errors?: {
-                            /** @description Field name in the version's wire naming. */
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Request rate limit or quota reached. */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        /** @description Stable URN naming the kind of problem, e.g. urn:foyer:problem:validation-failed. */
-                        type: string;
-                        /** @description Short summary of the problem type. */
-                        title: string;
-                        /** @description The HTTP status code. */
-                        status: number;
-                        /** @description Explanation of this occurrence. */
-                        detail: string;
-                        /** @description Each invalid field, for validation failures and conflicts. */
-                        errors?: {
-                            /** @description Field name in the version's wire naming. */
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unexpected failure: a generic detail; only the error’s class and code are logged. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -1148,89 +1351,57 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description Omitted when the room has no title. */
-                        title?: string;
-                        /** @description Last path segment of the room URL. */
-                        slug: string;
-                        /** @description {redirect_host}/<slug> */
-                        redirect_url: string;
-                    };
+                    "application/json": components["schemas"]["RoomV1"];
                 };
             };
             /** @description Missing, unknown, wrong, expired or revoked credentials (one identical body for all). */
             401: {
                 headers: {
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        /** @description Stable URN naming the kind of problem, e.g. urn:foyer:problem:validation-failed. */
-                        type: string;
-                        /** @description Short summary of the problem type. */
-                        title: string;
-                        /** @description The HTTP status code. */
-                        status: number;
-                        /** @description Explanation of this occurrence. */
-                        detail: string;
-                        /** @description Each invalid field, for validation failures and conflicts. */
-                        errors?: {
-                            /** @description Field name in the version's wire naming. */
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description No such object for this organization (objects of other organizations do not exist for the caller). */
             404: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        /** @description Stable URN naming the kind of problem, e.g. urn:foyer:problem:validation-failed. */
-                        type: string;
-                        /** @description Short summary of the problem type. */
-                        title: string;
-                        /** @description The HTTP status code. */
-                        status: number;
-                        /** @description Explanation of this occurrence. */
-                        detail: string;
-                        /** @description Each invalid field, for validation failures and conflicts. */
-                        errors?: {
-                            /** @description Field name in the version's wire naming. */
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Request rate limit or quota reached. */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        /** @description Stable URN naming the kind of problem, e.g. urn:foyer:problem:validation-failed. */
-                        type: string;
-                        /** @description Short summary of the problem type. */
-                        title: string;
-                        /** @description The HTTP status code. */
-                        status: number;
-                        /** @description Explanation of this occurrence. */
-                        detail: string;
-                        /** @description Each invalid field, for validation failures and conflicts. */
-                        errors?: {
-                            /** @description Field name in the version's wire naming. */
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unexpected failure: a generic detail; only the error’s class and code are logged. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -1247,68 +1418,45 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        name: string;
-                        /** @description All users of the organization; may be empty. */
-                        users: {
-                            /** @description UUID v4 of the user. */
-                            id: string;
-                            fullName: string;
-                            email: string;
-                            organizationRole: "USER" | "ADMIN";
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Organization"];
                 };
             };
             /** @description Missing, unknown, wrong, expired or revoked credentials (one identical body for all). */
             401: {
                 headers: {
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        /** @description Stable URN naming the kind of problem, e.g. urn:foyer:problem:validation-failed. */
-                        type: string;
-                        /** @description Short summary of the problem type. */
-                        title: string;
-                        /** @description The HTTP status code. */
-                        status: number;
-                        /** @description Explanation of this occurrence. */
-                        detail: string;
-                        /** @description Each invalid field, for validation failures and conflicts. */
-                        errors?: {
-                            /** @description Field name in the version's wire naming. */
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Request rate limit or quota reached. */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        /** @description Stable URN naming the kind of problem, e.g. urn:foyer:problem:validation-failed. */
-                        type: string;
-                        /** @description Short summary of the problem type. */
-                        title: string;
-                        /** @description The HTTP status code. */
-                        status: number;
-                        /** @description Explanation of this occurrence. */
-                        detail: string;
-                        /** @description Each invalid field, for validation failures and conflicts. */
-                        errors?: {
-                            /** @description Field name in the version's wire naming. */
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unexpected failure: a generic detail; only the error’s class and code are logged. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -1320,7 +1468,7 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody: {
+        requestBody?: {
             content: {
                 "application/json": {
                     /** @description Email of a member of the organization; required for a medical organization, optional for a basic one. Matched case-insensitively. */
@@ -1332,135 +1480,82 @@ export interface operations {
             /** @description Default Response */
             201: {
                 headers: {
+                    Location: components["headers"]["Location"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description UUID v4 of the meeting. */
-                        id: string;
-                        /** @description Where participants meet: {redirect_host}/meetings/<id>, or {redirect_host}/m/<code> when queryParameters were given. */
-                        redirectUrl: string;
-                    };
+                    "application/json": components["schemas"]["MeetingV2"];
                 };
             };
             /** @description Invalid request: each invalid field is listed in `errors`. */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        /** @description Stable URN naming the kind of problem, e.g. urn:foyer:problem:validation-failed. */
-                        type: string;
-                        /** @description Short summary of the problem type. */
-                        title: string;
-                        /** @description The HTTP status code. */
-                        status: number;
-                        /** @description Explanation of this occurrence. */
-                        detail: string;
-                        /** @description Each invalid field, for validation failures and conflicts. */
-                        errors?: {
-                            /** @description Field name in the version's wire naming. */
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Missing, unknown, wrong, expired or revoked credentials (one identical body for all). */
             401: {
                 headers: {
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        /** @description Stable URN naming the kind of problem, e.g. urn:foyer:problem:validation-failed. */
-                        type: string;
-                        /** @description Short summary of the problem type. */
-                        title: string;
-                        /** @description The HTTP status code. */
-                        status: number;
-                        /** @description Explanation of this occurrence. */
-                        detail: string;
-                        /** @description Each invalid field, for validation failures and conflicts. */
-                        errors?: {
-                            /** @description Field name in the version's wire naming. */
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Request body too large. */
             413: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        /** @description Stable URN naming the kind of problem, e.g. urn:foyer:problem:validation-failed. */
-                        type: string;
-                        /** @description Short summary of the problem type. */
-                        title: string;
-                        /** @description The HTTP status code. */
-                        status: number;
-                        /** @description Explanation of this occurrence. */
-                        detail: string;
-                        /** @description Each invalid field, for validation failures and conflicts. */
-                        errors?: {
-                            /** @description Field name in the version's wire naming. */
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Content type not accepted by this API version. */
             415: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        /** @description Stable URN naming the kind of problem, e.g. urn:foyer:problem:validation-failed. */
-                        type: string;
-                        /** @description Short summary of the problem type. */
-                        title: string;
-                        /** @description The HTTP status code. */
-                        status: number;
-                        /** @description Explanation of this occurrence. */
-                        detail: string;
-                        /** @description Each invalid field, for validation failures and conflicts. */
-                        errors?: {
-                            /** @description Field name in the version's wire naming. */
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Request rate limit or quota reached. */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        /** @description Stable URN naming the kind of problem, e.g. urn:foyer:problem:validation-failed. */
-                        type: string;
-                        /** @description Short summary of the problem type. */
-                        title: string;
-                        /** @description The HTTP status code. */
-                        status: number;
-                        /** @description Explanation of this occurrence. */
-                        detail: string;
-                        /** @description Each invalid field, for validation failures and conflicts. */
-                        errors?: {
-                            /** @description Field name in the version's wire naming. */
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unexpected failure: a generic detail; only the error’s class and code are logged. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -1470,7 +1565,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Meeting id (UUID v4, matched case-insensitively). */
+                /** @description Meeting id (UUID v4, matched case-insensitively; any other text answers 404). */
                 id: string;
             };
             cookie?: never;
@@ -1480,87 +1575,57 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description UUID v4 of the meeting. */
-                        id: string;
-                        /** @description Where participants meet: {redirect_host}/meetings/<id>, or {redirect_host}/m/<code> when queryParameters were given. */
-                        redirectUrl: string;
-                    };
+                    "application/json": components["schemas"]["MeetingV2"];
                 };
             };
             /** @description Missing, unknown, wrong, expired or revoked credentials (one identical body for all). */
             401: {
                 headers: {
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        /** @description Stable URN naming the kind of problem, e.g. urn:foyer:problem:validation-failed. */
-                        type: string;
-                        /** @description Short summary of the problem type. */
-                        title: string;
-                        /** @description The HTTP status code. */
-                        status: number;
-                        /** @description Explanation of this occurrence. */
-                        detail: string;
-                        /** @description Each invalid field, for validation failures and conflicts. */
-                        errors?: {
-                            /** @description Field name in the version's wire naming. */
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description No such object for this organization (objects of other organizations do not exist for the caller). */
             404: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        /** @description Stable URN naming the kind of problem, e.g. urn:foyer:problem:validation-failed. */
-                        type: string;
-                        /** @description Short summary of the problem type. */
-                        title: string;
-                        /** @description The HTTP status code. */
-                        status: number;
-                        /** @description Explanation of this occurrence. */
-                        detail: string;
-                        /** @description Each invalid field, for validation failures and conflicts. */
-                        errors?: {
-                            /** @description Field name in the version's wire naming. */
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Request rate limit or quota reached. */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        /** @description Stable URN naming the kind of problem, e.g. urn:foyer:problem:validation-failed. */
-                        type: string;
-                        /** @description Short summary of the problem type. */
-                        title: string;
-                        /** @description The HTTP status code. */
-                        status: number;
-                        /** @description Explanation of this occurrence. */
-                        detail: string;
-                        /** @description Each invalid field, for validation failures and conflicts. */
-                        errors?: {
-                            /** @description Field name in the version's wire naming. */
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unexpected failure: a generic detail; only the error’s class and code are logged. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -1585,162 +1650,94 @@ export interface operations {
             /** @description Default Response */
             201: {
                 headers: {
+                    Location: components["headers"]["Location"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description Omitted when the room has no title. */
-                        title?: string;
-                        /** @description Last path segment of the room URL. */
-                        slug: string;
-                        organizationSlug: string;
-                        /** @description {redirect_host}/<slug> */
-                        redirectUrl: string;
-                    };
+                    "application/json": components["schemas"]["RoomV2"];
                 };
             };
             /** @description Invalid request: each invalid field is listed in `errors`. */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        /** @description Stable URN naming the kind of problem, e.g. urn:foyer:problem:validation-failed. */
-                        type: string;
-                        /** @description Short summary of the problem type. */
-                        title: string;
-                        /** @description The HTTP status code. */
-                        status: number;
-                        /** @description Explanation of this occurrence. */
-                        detail: string;
-                        /** @description Each invalid field, for validation failures and conflicts. */
-                        errors?: {
-                            /** @description Field name in the version's wire naming. */
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Missing, unknown, wrong, expired or revoked credentials (one identical body for all). */
             401: {
                 headers: {
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        /** @description Stable URN naming the kind of problem, e.g. urn:foyer:problem:validation-failed. */
-                        type: string;
-                        /** @description Short summary of the problem type. */
-                        title: string;
-                        /** @description The HTTP status code. */
-                        status: number;
-                        /** @description Explanation of this occurrence. */
-                        detail: string;
-                        /** @description Each invalid field, for validation failures and conflicts. */
-                        errors?: {
-                            /** @description Field name in the version's wire naming. */
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description An identifier or slug is already taken. */
             409: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        /** @description Stable URN naming the kind of problem, e.g. urn:foyer:problem:validation-failed. */
-                        type: string;
-                        /** @description Short summary of the problem type. */
-                        title: string;
-                        /** @description The HTTP status code. */
-                        status: number;
-                        /** @description Explanation of this occurrence. */
-                        detail: string;
-                        /** @description Each invalid field, for validation failures and conflicts. */
-                        errors?: {
-                            /** @description Field name in the version's wire naming. */
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Request body too large. */
             413: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        /** @description Stable URN naming the kind of problem, e.g. urn:foyer:problem:validation-failed. */
-                        type: string;
-                        /** @description Short summary of the problem type. */
-                        title: string;
-                        /** @description The HTTP status code. */
-                        status: number;
-                        /** @description Explanation of this occurrence. */
-                        detail: string;
-                        /** @description Each invalid field, for validation failures and conflicts. */
-                        errors?: {
-                            /** @description Field name in the version's wire naming. */
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Content type not accepted by this API version. */
             415: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        /** @description Stable URN naming the kind of problem, e.g. urn:foyer:problem:validation-failed. */
-                        type: string;
-                        /** @description Short summary of the problem type. */
-                        title: string;
-                        /** @description The HTTP status code. */
-                        status: number;
-                        /** @description Explanation of this occurrence. */
-                        detail: string;
-                        /** @description Each invalid field, for validation failures and conflicts. */
-                        errors?: {
-                            /** @description Field name in the version's wire naming. */
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Request rate limit or quota reached. */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        /** @description Stable URN naming the kind of problem, e.g. urn:foyer:problem:validation-failed. */
-                        type: string;
-                        /** @description Short summary of the problem type. */
-                        title: string;
-                        /** @description The HTTP status code. */
-                        status: number;
-                        /** @description Explanation of this occurrence. */
-                        detail: string;
-                        /** @description Each invalid field, for validation failures and conflicts. */
-                        errors?: {
-                            /** @description Field name in the version's wire naming. */
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unexpected failure: a generic detail; only the error’s class and code are logged. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -1760,90 +1757,57 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description Omitted when the room has no title. */
-                        title?: string;
-                        /** @description Last path segment of the room URL. */
-                        slug: string;
-                        organizationSlug: string;
-                        /** @description {redirect_host}/<slug> */
-                        redirectUrl: string;
-                    };
+                    "application/json": components["schemas"]["RoomV2"];
                 };
             };
             /** @description Missing, unknown, wrong, expired or revoked credentials (one identical body for all). */
             401: {
                 headers: {
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        /** @description Stable URN naming the kind of problem, e.g. urn:foyer:problem:validation-failed. */
-                        type: string;
-                        /** @description Short summary of the problem type. */
-                        title: string;
-                        /** @description The HTTP status code. */
-                        status: number;
-                        /** @description Explanation of this occurrence. */
-                        detail: string;
-                        /** @description Each invalid field, for validation failures and conflicts. */
-                        errors?: {
-                            /** @description Field name in the version's wire naming. */
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description No such object for this organization (objects of other organizations do not exist for the caller). */
             404: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        /** @description Stable URN naming the kind of problem, e.g. urn:foyer:problem:validation-failed. */
-                        type: string;
-                        /** @description Short summary of the problem type. */
-                        title: string;
-                        /** @description The HTTP status code. */
-                        status: number;
-                        /** @description Explanation of this occurrence. */
-                        detail: string;
-                        /** @description Each invalid field, for validation failures and conflicts. */
-                        errors?: {
-                            /** @description Field name in the version's wire naming. */
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Request rate limit or quota reached. */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        /** @description Stable URN naming the kind of problem, e.g. urn:foyer:problem:validation-failed. */
-                        type: string;
-                        /** @description Short summary of the problem type. */
-                        title: string;
-                        /** @description The HTTP status code. */
-                        status: number;
-                        /** @description Explanation of this occurrence. */
-                        detail: string;
-                        /** @description Each invalid field, for validation failures and conflicts. */
-                        errors?: {
-                            /** @description Field name in the version's wire naming. */
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unexpected failure: a generic detail; only the error’s class and code are logged. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -1860,68 +1824,45 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        name: string;
-                        /** @description All users of the organization; may be empty. */
-                        users: {
-                            /** @description UUID v4 of the user. */
-                            id: string;
-                            fullName: string;
-                            email: string;
-                            organizationRole: "USER" | "ADMIN";
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Organization"];
                 };
             };
             /** @description Missing, unknown, wrong, expired or revoked credentials (one identical body for all). */
             401: {
                 headers: {
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        /** @description Stable URN naming the kind of problem, e.g. urn:foyer:problem:validation-failed. */
-                        type: string;
-                        /** @description Short summary of the problem type. */
-                        title: string;
-                        /** @description The HTTP status code. */
-                        status: number;
-                        /** @description Explanation of this occurrence. */
-                        detail: string;
-                        /** @description Each invalid field, for validation failures and conflicts. */
-                        errors?: {
-                            /** @description Field name in the version's wire naming. */
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Request rate limit or quota reached. */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        /** @description Stable URN naming the kind of problem, e.g. urn:foyer:problem:validation-failed. */
-                        type: string;
-                        /** @description Short summary of the problem type. */
-                        title: string;
-                        /** @description The HTTP status code. */
-                        status: number;
-                        /** @description Explanation of this occurrence. */
-                        detail: string;
-                        /** @description Each invalid field, for validation failures and conflicts. */
-                        errors?: {
-                            /** @description Field name in the version's wire naming. */
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unexpected failure: a generic detail; only the error’s class and code are logged. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -1933,185 +1874,103 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody: {
+        requestBody?: {
             content: {
-                "application/json": {
-                    /** @description Email of a member of the organization, who administers the meeting; required for a medical organization, optional for a basic one. Matched case-insensitively. */
-                    ownerEmail?: string;
-                    /** @description MEETING (default) or CONSULTATION, case-insensitive. */
-                    type?: string;
-                    /** @description True keeps a MEETING open for ever; an error with CONSULTATION. */
-                    isInfinite?: boolean;
-                    /** @description UUID v4 to use as the meeting id; 409 when taken. */
-                    meetingId?: string;
-                    /** @description Flat object of strings, numbers or booleans, applied to the meeting page; when given, redirectUrl is the short form {redirect_host}/m/<code>. */
-                    queryParameters?: {
-                        [key: string]: string | number | boolean;
-                    };
-                    /** @description Foyer extension. True: the meeting is locked until its owner first joins (arrivals knock and the owner lets them in). Default: true for a CONSULTATION with an ownerEmail, false otherwise; true needs ownerEmail. */
-                    waitForOwner?: boolean;
-                };
+                "application/json": components["schemas"]["CreateMeetingV3"];
             };
         };
         responses: {
             /** @description Default Response */
             201: {
                 headers: {
+                    Location: components["headers"]["Location"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description UUID v4 of the meeting. */
-                        id: string;
-                        /** @description Where participants meet: {redirect_host}/meetings/<id>, or {redirect_host}/m/<code> when queryParameters were given. */
-                        redirectUrl: string;
-                        /** @description Present for type MEETING only: true when the meeting never closes. */
-                        isInfinite?: boolean;
-                    };
+                    "application/json": components["schemas"]["MeetingV3"];
                 };
             };
             /** @description Invalid request: each invalid field is listed in `errors`. */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        /** @description Stable URN naming the kind of problem, e.g. urn:foyer:problem:validation-failed. */
-                        type: string;
-                        /** @description Short summary of the problem type. */
-                        title: string;
-                        /** @description The HTTP status code. */
-                        status: number;
-                        /** @description Explanation of this occurrence. */
-                        detail: string;
-                        /** @description Each invalid field, for validation failures and conflicts. */
-                        errors?: {
-                            /** @description Field name in the version's wire naming. */
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Missing, unknown, wrong, expired or revoked credentials (one identical body for all). */
             401: {
                 headers: {
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        /** @description Stable URN naming the kind of problem, e.g. urn:foyer:problem:validation-failed. */
-                        type: string;
-                        /** @description Short summary of the problem type. */
-                        title: string;
-                        /** @description The HTTP status code. */
-                        status: number;
-                        /** @description Explanation of this occurrence. */
-                        detail: string;
-                        /** @description Each invalid field, for validation failures and conflicts. */
-                        errors?: {
-                            /** @description Field name in the version's wire naming. */
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description An identifier or slug is already taken. */
             409: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        /** @description Stable URN naming the kind of problem, e.g. urn:foyer:problem:validation-failed. */
-                        type: string;
-                        /** @description Short summary of the problem type. */
-                        title: string;
-                        /** @description The HTTP status code. */
-                        status: number;
-                        /** @description Explanation of this occurrence. */
-                        detail: string;
-                        /** @description Each invalid field, for validation failures and conflicts. */
-                        errors?: {
-                            /** @description Field name in the version's wire naming. */
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Request body too large. */
             413: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        /** @description Stable URN naming the kind of problem, e.g. urn:foyer:problem:validation-failed. */
-                        type: string;
-                        /** @description Short summary of the problem type. */
-                        title: string;
-                        /** @description The HTTP status code. */
-                        status: number;
-                        /** @description Explanation of this occurrence. */
-                        detail: string;
-                        /** @description Each invalid field, for validation failures and conflicts. */
-                        errors?: {
-                            /** @description Field name in the version's wire naming. */
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Content type not accepted by this API version. */
             415: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        /** @description Stable URN naming the kind of problem, e.g. urn:foyer:problem:validation-failed. */
-                        type: string;
-                        /** @description Short summary of the problem type. */
-                        title: string;
-                        /** @description The HTTP status code. */
-                        status: number;
-                        /** @description Explanation of this occurrence. */
-                        detail: string;
-                        /** @description Each invalid field, for validation failures and conflicts. */
-                        errors?: {
-                            /** @description Field name in the version's wire naming. */
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Request rate limit or quota reached. */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        /** @description Stable URN naming the kind of problem, e.g. urn:foyer:problem:validation-failed. */
-                        type: string;
-                        /** @description Short summary of the problem type. */
-                        title: string;
-                        /** @description The HTTP status code. */
-                        status: number;
-                        /** @description Explanation of this occurrence. */
-                        detail: string;
-                        /** @description Each invalid field, for validation failures and conflicts. */
-                        errors?: {
-                            /** @description Field name in the version's wire naming. */
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unexpected failure: a generic detail; only the error’s class and code are logged. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -2121,7 +1980,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Meeting id (UUID v4, matched case-insensitively). */
+                /** @description Meeting id (UUID v4, matched case-insensitively; any other text answers 404). */
                 id: string;
             };
             cookie?: never;
@@ -2131,93 +1990,57 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description UUID v4 of the meeting. */
-                        id: string;
-                        /** @description Where participants meet: {redirect_host}/meetings/<id>, or {redirect_host}/m/<code> when queryParameters were given. */
-                        redirectUrl: string;
-                        /** @description Present for type MEETING only: true when the meeting never closes. */
-                        isInfinite?: boolean;
-                        /** @description Foyer extension. open: participants can join; closed: ended (idle for 15 minutes, or ended for everyone), its page answers 410. */
-                        state: "open" | "closed";
-                        /** @description Foyer extension. When it closed (ISO 8601); null while open. */
-                        closedAt: string | null;
-                    };
+                    "application/json": components["schemas"]["MeetingV3Read"];
                 };
             };
             /** @description Missing, unknown, wrong, expired or revoked credentials (one identical body for all). */
             401: {
                 headers: {
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        /** @description Stable URN naming the kind of problem, e.g. urn:foyer:problem:validation-failed. */
-                        type: string;
-                        /** @description Short summary of the problem type. */
-                        title: string;
-                        /** @description The HTTP status code. */
-                        status: number;
-                        /** @description Explanation of this occurrence. */
-                        detail: string;
-                        /** @description Each invalid field, for validation failures and conflicts. */
-                        errors?: {
-                            /** @description Field name in the version's wire naming. */
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description No such object for this organization (objects of other organizations do not exist for the caller). */
             404: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        /** @description Stable URN naming the kind of problem, e.g. urn:foyer:problem:validation-failed. */
-                        type: string;
-                        /** @description Short summary of the problem type. */
-                        title: string;
-                        /** @description The HTTP status code. */
-                        status: number;
-                        /** @description Explanation of this occurrence. */
-                        detail: string;
-                        /** @description Each invalid field, for validation failures and conflicts. */
-                        errors?: {
-                            /** @description Field name in the version's wire naming. */
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Request rate limit or quota reached. */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        /** @description Stable URN naming the kind of problem, e.g. urn:foyer:problem:validation-failed. */
-                        type: string;
-                        /** @description Short summary of the problem type. */
-                        title: string;
-                        /** @description The HTTP status code. */
-                        status: number;
-                        /** @description Explanation of this occurrence. */
-                        detail: string;
-                        /** @description Each invalid field, for validation failures and conflicts. */
-                        errors?: {
-                            /** @description Field name in the version's wire naming. */
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unexpected failure: a generic detail; only the error’s class and code are logged. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -2227,7 +2050,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Meeting id (UUID v4, matched case-insensitively). */
+                /** @description Meeting id (UUID v4, matched case-insensitively; any other text answers 404). */
                 id: string;
             };
             cookie?: never;
@@ -2237,89 +2060,57 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description UUID v4 of the meeting. */
-                        id: string;
-                        /** @description Where participants meet: {redirect_host}/meetings/<id>, or {redirect_host}/m/<code> when queryParameters were given. */
-                        redirectUrl: string;
-                        /** @description Present for type MEETING only: true when the meeting never closes. */
-                        isInfinite?: boolean;
-                    };
+                    "application/json": components["schemas"]["MeetingV3"];
                 };
             };
             /** @description Missing, unknown, wrong, expired or revoked credentials (one identical body for all). */
             401: {
                 headers: {
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        /** @description Stable URN naming the kind of problem, e.g. urn:foyer:problem:validation-failed. */
-                        type: string;
-                        /** @description Short summary of the problem type. */
-                        title: string;
-                        /** @description The HTTP status code. */
-                        status: number;
-                        /** @description Explanation of this occurrence. */
-                        detail: string;
-                        /** @description Each invalid field, for validation failures and conflicts. */
-                        errors?: {
-                            /** @description Field name in the version's wire naming. */
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description No such object for this organization (objects of other organizations do not exist for the caller). */
             404: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        /** @description Stable URN naming the kind of problem, e.g. urn:foyer:problem:validation-failed. */
-                        type: string;
-                        /** @description Short summary of the problem type. */
-                        title: string;
-                        /** @description The HTTP status code. */
-                        status: number;
-                        /** @description Explanation of this occurrence. */
-                        detail: string;
-                        /** @description Each invalid field, for validation failures and conflicts. */
-                        errors?: {
-                            /** @description Field name in the version's wire naming. */
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Request rate limit or quota reached. */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        /** @description Stable URN naming the kind of problem, e.g. urn:foyer:problem:validation-failed. */
-                        type: string;
-                        /** @description Short summary of the problem type. */
-                        title: string;
-                        /** @description The HTTP status code. */
-                        status: number;
-                        /** @description Explanation of this occurrence. */
-                        detail: string;
-                        /** @description Each invalid field, for validation failures and conflicts. */
-                        errors?: {
-                            /** @description Field name in the version's wire naming. */
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unexpected failure: a generic detail; only the error’s class and code are logged. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -2339,90 +2130,57 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description Omitted when the room has no title. */
-                        title?: string;
-                        /** @description Last path segment of the room URL. */
-                        slug: string;
-                        organizationSlug: string;
-                        /** @description {redirect_host}/<slug> */
-                        redirectUrl: string;
-                    };
+                    "application/json": components["schemas"]["RoomV2"];
                 };
             };
             /** @description Missing, unknown, wrong, expired or revoked credentials (one identical body for all). */
             401: {
                 headers: {
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        /** @description Stable URN naming the kind of problem, e.g. urn:foyer:problem:validation-failed. */
-                        type: string;
-                        /** @description Short summary of the problem type. */
-                        title: string;
-                        /** @description The HTTP status code. */
-                        status: number;
-                        /** @description Explanation of this occurrence. */
-                        detail: string;
-                        /** @description Each invalid field, for validation failures and conflicts. */
-                        errors?: {
-                            /** @description Field name in the version's wire naming. */
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description No such object for this organization (objects of other organizations do not exist for the caller). */
             404: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        /** @description Stable URN naming the kind of problem, e.g. urn:foyer:problem:validation-failed. */
-                        type: string;
-                        /** @description Short summary of the problem type. */
-                        title: string;
-                        /** @description The HTTP status code. */
-                        status: number;
-                        /** @description Explanation of this occurrence. */
-                        detail: string;
-                        /** @description Each invalid field, for validation failures and conflicts. */
-                        errors?: {
-                            /** @description Field name in the version's wire naming. */
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Request rate limit or quota reached. */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        /** @description Stable URN naming the kind of problem, e.g. urn:foyer:problem:validation-failed. */
-                        type: string;
-                        /** @description Short summary of the problem type. */
-                        title: string;
-                        /** @description The HTTP status code. */
-                        status: number;
-                        /** @description Explanation of this occurrence. */
-                        detail: string;
-                        /** @description Each invalid field, for validation failures and conflicts. */
-                        errors?: {
-                            /** @description Field name in the version's wire naming. */
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unexpected failure: a generic detail; only the error’s class and code are logged. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -2451,159 +2209,94 @@ export interface operations {
             /** @description Default Response */
             201: {
                 headers: {
+                    Location: components["headers"]["Location"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description UUID v4 generated at creation. */
-                        id: string;
-                        /** @description {redirect_host}/<slug> */
-                        redirectUrl: string;
-                    };
+                    "application/json": components["schemas"]["CreatedSpace"];
                 };
             };
             /** @description Invalid request: each invalid field is listed in `errors`. */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        /** @description Stable URN naming the kind of problem, e.g. urn:foyer:problem:validation-failed. */
-                        type: string;
-                        /** @description Short summary of the problem type. */
-                        title: string;
-                        /** @description The HTTP status code. */
-                        status: number;
-                        /** @description Explanation of this occurrence. */
-                        detail: string;
-                        /** @description Each invalid field, for validation failures and conflicts. */
-                        errors?: {
-                            /** @description Field name in the version's wire naming. */
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Missing, unknown, wrong, expired or revoked credentials (one identical body for all). */
             401: {
                 headers: {
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        /** @description Stable URN naming the kind of problem, e.g. urn:foyer:problem:validation-failed. */
-                        type: string;
-                        /** @description Short summary of the problem type. */
-                        title: string;
-                        /** @description The HTTP status code. */
-                        status: number;
-                        /** @description Explanation of this occurrence. */
-                        detail: string;
-                        /** @description Each invalid field, for validation failures and conflicts. */
-                        errors?: {
-                            /** @description Field name in the version's wire naming. */
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description An identifier or slug is already taken. */
             409: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        /** @description Stable URN naming the kind of problem, e.g. urn:foyer:problem:validation-failed. */
-                        type: string;
-                        /** @description Short summary of the problem type. */
-                        title: string;
-                        /** @description The HTTP status code. */
-                        status: number;
-                        /** @description Explanation of this occurrence. */
-                        detail: string;
-                        /** @description Each invalid field, for validation failures and conflicts. */
-                        errors?: {
-                            /** @description Field name in the version's wire naming. */
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Request body too large. */
             413: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        /** @description Stable URN naming the kind of problem, e.g. urn:foyer:problem:validation-failed. */
-                        type: string;
-                        /** @description Short summary of the problem type. */
-                        title: string;
-                        /** @description The HTTP status code. */
-                        status: number;
-                        /** @description Explanation of this occurrence. */
-                        detail: string;
-                        /** @description Each invalid field, for validation failures and conflicts. */
-                        errors?: {
-                            /** @description Field name in the version's wire naming. */
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Content type not accepted by this API version. */
             415: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        /** @description Stable URN naming the kind of problem, e.g. urn:foyer:problem:validation-failed. */
-                        type: string;
-                        /** @description Short summary of the problem type. */
-                        title: string;
-                        /** @description The HTTP status code. */
-                        status: number;
-                        /** @description Explanation of this occurrence. */
-                        detail: string;
-                        /** @description Each invalid field, for validation failures and conflicts. */
-                        errors?: {
-                            /** @description Field name in the version's wire naming. */
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Request rate limit or quota reached. */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        /** @description Stable URN naming the kind of problem, e.g. urn:foyer:problem:validation-failed. */
-                        type: string;
-                        /** @description Short summary of the problem type. */
-                        title: string;
-                        /** @description The HTTP status code. */
-                        status: number;
-                        /** @description Explanation of this occurrence. */
-                        detail: string;
-                        /** @description Each invalid field, for validation failures and conflicts. */
-                        errors?: {
-                            /** @description Field name in the version's wire naming. */
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unexpected failure: a generic detail; only the error’s class and code are logged. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -2623,106 +2316,57 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description UUID v4 generated at creation. */
-                        id: string;
-                        name: string;
-                        slug: string;
-                        isActive: boolean;
-                        /** @description UUID v4 of the owning organization. */
-                        organizationId: string;
-                        /** @description Empty string when none was set. */
-                        closingMessage: string;
-                        /** @description When true a member admits each joining client; when false clients connect at once. */
-                        hasWaitingList: boolean;
-                        members: {
-                            /** @description UUID v4 of the member (a user of the organization). */
-                            userId: string;
-                            fullName: string;
-                            isActive: boolean;
-                            /** @description True when the member accepts clients into a call automatically. */
-                            isAutoAccepting: boolean;
-                            /** @description When the member joined a call; null when not in a call. */
-                            joinedCallAt: string | null;
-                        }[];
-                        /** @description {redirect_host}/<slug> */
-                        redirectUrl: string;
-                    };
+                    "application/json": components["schemas"]["Board"];
                 };
             };
             /** @description Missing, unknown, wrong, expired or revoked credentials (one identical body for all). */
             401: {
                 headers: {
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        /** @description Stable URN naming the kind of problem, e.g. urn:foyer:problem:validation-failed. */
-                        type: string;
-                        /** @description Short summary of the problem type. */
-                        title: string;
-                        /** @description The HTTP status code. */
-                        status: number;
-                        /** @description Explanation of this occurrence. */
-                        detail: string;
-                        /** @description Each invalid field, for validation failures and conflicts. */
-                        errors?: {
-                            /** @description Field name in the version's wire naming. */
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description No such object for this organization (objects of other organizations do not exist for the caller). */
             404: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        /** @description Stable URN naming the kind of problem, e.g. urn:foyer:problem:validation-failed. */
-                        type: string;
-                        /** @description Short summary of the problem type. */
-                        title: string;
-                        /** @description The HTTP status code. */
-                        status: number;
-                        /** @description Explanation of this occurrence. */
-                        detail: string;
-                        /** @description Each invalid field, for validation failures and conflicts. */
-                        errors?: {
-                            /** @description Field name in the version's wire naming. */
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Request rate limit or quota reached. */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        /** @description Stable URN naming the kind of problem, e.g. urn:foyer:problem:validation-failed. */
-                        type: string;
-                        /** @description Short summary of the problem type. */
-                        title: string;
-                        /** @description The HTTP status code. */
-                        status: number;
-                        /** @description Explanation of this occurrence. */
-                        detail: string;
-                        /** @description Each invalid field, for validation failures and conflicts. */
-                        errors?: {
-                            /** @description Field name in the version's wire naming. */
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unexpected failure: a generic detail; only the error’s class and code are logged. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -2737,7 +2381,7 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody: {
+        requestBody?: {
             content: {
                 "application/json": {
                     name?: string;
@@ -2755,202 +2399,105 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description UUID v4 generated at creation. */
-                        id: string;
-                        name: string;
-                        slug: string;
-                        isActive: boolean;
-                        /** @description UUID v4 of the owning organization. */
-                        organizationId: string;
-                        /** @description Empty string when none was set. */
-                        closingMessage: string;
-                        /** @description When true a member admits each joining client; when false clients connect at once. */
-                        hasWaitingList: boolean;
-                        members: {
-                            /** @description UUID v4 of the member (a user of the organization). */
-                            userId: string;
-                            fullName: string;
-                            isActive: boolean;
-                            /** @description True when the member accepts clients into a call automatically. */
-                            isAutoAccepting: boolean;
-                            /** @description When the member joined a call; null when not in a call. */
-                            joinedCallAt: string | null;
-                        }[];
-                        /** @description {redirect_host}/<slug> */
-                        redirectUrl: string;
-                    };
+                    "application/json": components["schemas"]["Board"];
                 };
             };
             /** @description Invalid request: each invalid field is listed in `errors`. */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        /** @description Stable URN naming the kind of problem, e.g. urn:foyer:problem:validation-failed. */
-                        type: string;
-                        /** @description Short summary of the problem type. */
-                        title: string;
-                        /** @description The HTTP status code. */
-                        status: number;
-                        /** @description Explanation of this occurrence. */
-                        detail: string;
-                        /** @description Each invalid field, for validation failures and conflicts. */
-                        errors?: {
-                            /** @description Field name in the version's wire naming. */
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Missing, unknown, wrong, expired or revoked credentials (one identical body for all). */
             401: {
                 headers: {
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        /** @description Stable URN naming the kind of problem, e.g. urn:foyer:problem:validation-failed. */
-                        type: string;
-                        /** @description Short summary of the problem type. */
-                        title: string;
-                        /** @description The HTTP status code. */
-                        status: number;
-                        /** @description Explanation of this occurrence. */
-                        detail: string;
-                        /** @description Each invalid field, for validation failures and conflicts. */
-                        errors?: {
-                            /** @description Field name in the version's wire naming. */
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description No such object for this organization (objects of other organizations do not exist for the caller). */
             404: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        /** @description Stable URN naming the kind of problem, e.g. urn:foyer:problem:validation-failed. */
-                        type: string;
-                        /** @description Short summary of the problem type. */
-                        title: string;
-                        /** @description The HTTP status code. */
-                        status: number;
-                        /** @description Explanation of this occurrence. */
-                        detail: string;
-                        /** @description Each invalid field, for validation failures and conflicts. */
-                        errors?: {
-                            /** @description Field name in the version's wire naming. */
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description An identifier or slug is already taken. */
             409: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        /** @description Stable URN naming the kind of problem, e.g. urn:foyer:problem:validation-failed. */
-                        type: string;
-                        /** @description Short summary of the problem type. */
-                        title: string;
-                        /** @description The HTTP status code. */
-                        status: number;
-                        /** @description Explanation of this occurrence. */
-                        detail: string;
-                        /** @description Each invalid field, for validation failures and conflicts. */
-                        errors?: {
-                            /** @description Field name in the version's wire naming. */
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Request body too large. */
             413: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        /** @description Stable URN naming the kind of problem, e.g. urn:foyer:problem:validation-failed. */
-                        type: string;
-                        /** @description Short summary of the problem type. */
-                        title: string;
-                        /** @description The HTTP status code. */
-                        status: number;
-                        /** @description Explanation of this occurrence. */
-                        detail: string;
-                        /** @description Each invalid field, for validation failures and conflicts. */
-                        errors?: {
-                            /** @description Field name in the version's wire naming. */
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Content type not accepted by this API version. */
             415: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        /** @description Stable URN naming the kind of problem, e.g. urn:foyer:problem:validation-failed. */
-                        type: string;
-                        /** @description Short summary of the problem type. */
-                        title: string;
-                        /** @description The HTTP status code. */
-                        status: number;
-                        /** @description Explanation of this occurrence. */
-                        detail: string;
-                        /** @description Each invalid field, for validation failures and conflicts. */
-                        errors?: {
-                            /** @description Field name in the version's wire naming. */
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Request rate limit or quota reached. */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        /** @description Stable URN naming the kind of problem, e.g. urn:foyer:problem:validation-failed. */
-                        type: string;
-                        /** @description Short summary of the problem type. */
-                        title: string;
-                        /** @description The HTTP status code. */
-                        status: number;
-                        /** @description Explanation of this occurrence. */
-                        detail: string;
-                        /** @description Each invalid field, for validation failures and conflicts. */
-                        errors?: {
-                            /** @description Field name in the version's wire naming. */
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unexpected failure: a generic detail; only the error’s class and code are logged. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -2970,106 +2517,57 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description UUID v4 generated at creation. */
-                        id: string;
-                        name: string;
-                        slug: string;
-                        isActive: boolean;
-                        /** @description UUID v4 of the owning organization. */
-                        organizationId: string;
-                        /** @description Empty string when none was set. */
-                        closingMessage: string;
-                        /** @description When true a member admits each joining client; when false clients connect at once. */
-                        hasWaitingList: boolean;
-                        members: {
-                            /** @description UUID v4 of the member (a user of the organization). */
-                            userId: string;
-                            fullName: string;
-                            isActive: boolean;
-                            /** @description True when the member accepts clients into a call automatically. */
-                            isAutoAccepting: boolean;
-                            /** @description When the member joined a call; null when not in a call. */
-                            joinedCallAt: string | null;
-                        }[];
-                        /** @description {redirect_host}/<slug> */
-                        redirectUrl: string;
-                    };
+                    "application/json": components["schemas"]["Board"];
                 };
             };
             /** @description Missing, unknown, wrong, expired or revoked credentials (one identical body for all). */
             401: {
                 headers: {
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        /** @description Stable URN naming the kind of problem, e.g. urn:foyer:problem:validation-failed. */
-                        type: string;
-                        /** @description Short summary of the problem type. */
-                        title: string;
-                        /** @description The HTTP status code. */
-                        status: number;
-                        /** @description Explanation of this occurrence. */
-                        detail: string;
-                        /** @description Each invalid field, for validation failures and conflicts. */
-                        errors?: {
-                            /** @description Field name in the version's wire naming. */
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description No such object for this organization (objects of other organizations do not exist for the caller). */
             404: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        /** @description Stable URN naming the kind of problem, e.g. urn:foyer:problem:validation-failed. */
-                        type: string;
-                        /** @description Short summary of the problem type. */
-                        title: string;
-                        /** @description The HTTP status code. */
-                        status: number;
-                        /** @description Explanation of this occurrence. */
-                        detail: string;
-                        /** @description Each invalid field, for validation failures and conflicts. */
-                        errors?: {
-                            /** @description Field name in the version's wire naming. */
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Request rate limit or quota reached. */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        /** @description Stable URN naming the kind of problem, e.g. urn:foyer:problem:validation-failed. */
-                        type: string;
-                        /** @description Short summary of the problem type. */
-                        title: string;
-                        /** @description The HTTP status code. */
-                        status: number;
-                        /** @description Explanation of this occurrence. */
-                        detail: string;
-                        /** @description Each invalid field, for validation failures and conflicts. */
-                        errors?: {
-                            /** @description Field name in the version's wire naming. */
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unexpected failure: a generic detail; only the error’s class and code are logged. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -3096,159 +2594,94 @@ export interface operations {
             /** @description Default Response */
             201: {
                 headers: {
+                    Location: components["headers"]["Location"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description UUID v4 generated at creation. */
-                        id: string;
-                        /** @description {redirect_host}/<slug> */
-                        redirectUrl: string;
-                    };
+                    "application/json": components["schemas"]["CreatedSpace"];
                 };
             };
             /** @description Invalid request: each invalid field is listed in `errors`. */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        /** @description Stable URN naming the kind of problem, e.g. urn:foyer:problem:validation-failed. */
-                        type: string;
-                        /** @description Short summary of the problem type. */
-                        title: string;
-                        /** @description The HTTP status code. */
-                        status: number;
-                        /** @description Explanation of this occurrence. */
-                        detail: string;
-                        /** @description Each invalid field, for validation failures and conflicts. */
-                        errors?: {
-                            /** @description Field name in the version's wire naming. */
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Missing, unknown, wrong, expired or revoked credentials (one identical body for all). */
             401: {
                 headers: {
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        /** @description Stable URN naming the kind of problem, e.g. urn:foyer:problem:validation-failed. */
-                        type: string;
-                        /** @description Short summary of the problem type. */
-                        title: string;
-                        /** @description The HTTP status code. */
-                        status: number;
-                        /** @description Explanation of this occurrence. */
-                        detail: string;
-                        /** @description Each invalid field, for validation failures and conflicts. */
-                        errors?: {
-                            /** @description Field name in the version's wire naming. */
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description An identifier or slug is already taken. */
             409: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        /** @description Stable URN naming the kind of problem, e.g. urn:foyer:problem:validation-failed. */
-                        type: string;
-                        /** @description Short summary of the problem type. */
-                        title: string;
-                        /** @description The HTTP status code. */
-                        status: number;
-                        /** @description Explanation of this occurrence. */
-                        detail: string;
-                        /** @description Each invalid field, for validation failures and conflicts. */
-                        errors?: {
-                            /** @description Field name in the version's wire naming. */
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Request body too large. */
             413: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        /** @description Stable URN naming the kind of problem, e.g. urn:foyer:problem:validation-failed. */
-                        type: string;
-                        /** @description Short summary of the problem type. */
-                        title: string;
-                        /** @description The HTTP status code. */
-                        status: number;
-                        /** @description Explanation of this occurrence. */
-                        detail: string;
-                        /** @description Each invalid field, for validation failures and conflicts. */
-                        errors?: {
-                            /** @description Field name in the version's wire naming. */
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Content type not accepted by this API version. */
             415: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        /** @description Stable URN naming the kind of problem, e.g. urn:foyer:problem:validation-failed. */
-                        type: string;
-                        /** @description Short summary of the problem type. */
-                        title: string;
-                        /** @description The HTTP status code. */
-                        status: number;
-                        /** @description Explanation of this occurrence. */
-                        detail: string;
-                        /** @description Each invalid field, for validation failures and conflicts. */
-                        errors?: {
-                            /** @description Field name in the version's wire naming. */
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Request rate limit or quota reached. */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        /** @description Stable URN naming the kind of problem, e.g. urn:foyer:problem:validation-failed. */
-                        type: string;
-                        /** @description Short summary of the problem type. */
-                        title: string;
-                        /** @description The HTTP status code. */
-                        status: number;
-                        /** @description Explanation of this occurrence. */
-                        detail: string;
-                        /** @description Each invalid field, for validation failures and conflicts. */
-                        errors?: {
-                            /** @description Field name in the version's wire naming. */
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unexpected failure: a generic detail; only the error’s class and code are logged. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -3268,104 +2701,57 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description UUID v4 generated at creation. */
-                        id: string;
-                        name: string;
-                        slug: string;
-                        isActive: boolean;
-                        /** @description UUID v4 of the owning organization. */
-                        organizationId: string;
-                        /** @description Empty string when none was set. */
-                        closingMessage: string;
-                        members: {
-                            /** @description UUID v4 of the member (a user of the organization). */
-                            userId: string;
-                            fullName: string;
-                            isActive: boolean;
-                            /** @description True when the member accepts clients into a call automatically. */
-                            isAutoAccepting: boolean;
-                            /** @description When the member joined a call; null when not in a call. */
-                            joinedCallAt: string | null;
-                        }[];
-                        /** @description {redirect_host}/<slug> */
-                        redirectUrl: string;
-                    };
+                    "application/json": components["schemas"]["Queue"];
                 };
             };
             /** @description Missing, unknown, wrong, expired or revoked credentials (one identical body for all). */
             401: {
                 headers: {
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        /** @description Stable URN naming the kind of problem, e.g. urn:foyer:problem:validation-failed. */
-                        type: string;
-                        /** @description Short summary of the problem type. */
-                        title: string;
-                        /** @description The HTTP status code. */
-                        status: number;
-                        /** @description Explanation of this occurrence. */
-                        detail: string;
-                        /** @description Each invalid field, for validation failures and conflicts. */
-                        errors?: {
-                            /** @description Field name in the version's wire naming. */
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description No such object for this organization (objects of other organizations do not exist for the caller). */
             404: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        /** @description Stable URN naming the kind of problem, e.g. urn:foyer:problem:validation-failed. */
-                        type: string;
-                        /** @description Short summary of the problem type. */
-                        title: string;
-                        /** @description The HTTP status code. */
-                        status: number;
-                        /** @description Explanation of this occurrence. */
-                        detail: string;
-                        /** @description Each invalid field, for validation failures and conflicts. */
-                        errors?: {
-                            /** @description Field name in the version's wire naming. */
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Request rate limit or quota reached. */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        /** @description Stable URN naming the kind of problem, e.g. urn:foyer:problem:validation-failed. */
-                        type: string;
-                        /** @description Short summary of the problem type. */
-                        title: string;
-                        /** @description The HTTP status code. */
-                        status: number;
-                        /** @description Explanation of this occurrence. */
-                        detail: string;
-                        /** @description Each invalid field, for validation failures and conflicts. */
-                        errors?: {
-                            /** @description Field name in the version's wire naming. */
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unexpected failure: a generic detail; only the error’s class and code are logged. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -3380,7 +2766,7 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody: {
+        requestBody?: {
             content: {
                 "application/json": {
                     name?: string;
@@ -3398,200 +2784,105 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description UUID v4 generated at creation. */
-                        id: string;
-                        name: string;
-                        slug: string;
-                        isActive: boolean;
-                        /** @description UUID v4 of the owning organization. */
-                        organizationId: string;
-                        /** @description Empty string when none was set. */
-                        closingMessage: string;
-                        members: {
-                            /** @description UUID v4 of the member (a user of the organization). */
-                            userId: string;
-                            fullName: string;
-                            isActive: boolean;
-                            /** @description True when the member accepts clients into a call automatically. */
-                            isAutoAccepting: boolean;
-                            /** @description When the member joined a call; null when not in a call. */
-                            joinedCallAt: string | null;
-                        }[];
-                        /** @description {redirect_host}/<slug> */
-                        redirectUrl: string;
-                    };
+                    "application/json": components["schemas"]["Queue"];
                 };
             };
             /** @description Invalid request: each invalid field is listed in `errors`. */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        /** @description Stable URN naming the kind of problem, e.g. urn:foyer:problem:validation-failed. */
-                        type: string;
-                        /** @description Short summary of the problem type. */
-                        title: string;
-                        /** @description The HTTP status code. */
-                        status: number;
-                        /** @description Explanation of this occurrence. */
-                        detail: string;
-                        /** @description Each invalid field, for validation failures and conflicts. */
-                        errors?: {
-                            /** @description Field name in the version's wire naming. */
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Missing, unknown, wrong, expired or revoked credentials (one identical body for all). */
             401: {
                 headers: {
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        /** @description Stable URN naming the kind of problem, e.g. urn:foyer:problem:validation-failed. */
-                        type: string;
-                        /** @description Short summary of the problem type. */
-                        title: string;
-                        /** @description The HTTP status code. */
-                        status: number;
-                        /** @description Explanation of this occurrence. */
-                        detail: string;
-                        /** @description Each invalid field, for validation failures and conflicts. */
-                        errors?: {
-                            /** @description Field name in the version's wire naming. */
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description No such object for this organization (objects of other organizations do not exist for the caller). */
             404: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        /** @description Stable URN naming the kind of problem, e.g. urn:foyer:problem:validation-failed. */
-                        type: string;
-                        /** @description Short summary of the problem type. */
-                        title: string;
-                        /** @description The HTTP status code. */
-                        status: number;
-                        /** @description Explanation of this occurrence. */
-                        detail: string;
-                        /** @description Each invalid field, for validation failures and conflicts. */
-                        errors?: {
-                            /** @description Field name in the version's wire naming. */
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description An identifier or slug is already taken. */
             409: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        /** @description Stable URN naming the kind of problem, e.g. urn:foyer:problem:validation-failed. */
-                        type: string;
-                        /** @description Short summary of the problem type. */
-                        title: string;
-                        /** @description The HTTP status code. */
-                        status: number;
-                        /** @description Explanation of this occurrence. */
-                        detail: string;
-                        /** @description Each invalid field, for validation failures and conflicts. */
-                        errors?: {
-                            /** @description Field name in the version's wire naming. */
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Request body too large. */
             413: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        /** @description Stable URN naming the kind of problem, e.g. urn:foyer:problem:validation-failed. */
-                        type: string;
-                        /** @description Short summary of the problem type. */
-                        title: string;
-                        /** @description The HTTP status code. */
-                        status: number;
-                        /** @description Explanation of this occurrence. */
-                        detail: string;
-                        /** @description Each invalid field, for validation failures and conflicts. */
-                        errors?: {
-                            /** @description Field name in the version's wire naming. */
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Content type not accepted by this API version. */
             415: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        /** @description Stable URN naming the kind of problem, e.g. urn:foyer:problem:validation-failed. */
-                        type: string;
-                        /** @description Short summary of the problem type. */
-                        title: string;
-                        /** @description The HTTP status code. */
-                        status: number;
-                        /** @description Explanation of this occurrence. */
-                        detail: string;
-                        /** @description Each invalid field, for validation failures and conflicts. */
-                        errors?: {
-                            /** @description Field name in the version's wire naming. */
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Request rate limit or quota reached. */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        /** @description Stable URN naming the kind of problem, e.g. urn:foyer:problem:validation-failed. */
-                        type: string;
-                        /** @description Short summary of the problem type. */
-                        title: string;
-                        /** @description The HTTP status code. */
-                        status: number;
-                        /** @description Explanation of this occurrence. */
-                        detail: string;
-                        /** @description Each invalid field, for validation failures and conflicts. */
-                        errors?: {
-                            /** @description Field name in the version's wire naming. */
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unexpected failure: a generic detail; only the error’s class and code are logged. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -3611,104 +2902,57 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description UUID v4 generated at creation. */
-                        id: string;
-                        name: string;
-                        slug: string;
-                        isActive: boolean;
-                        /** @description UUID v4 of the owning organization. */
-                        organizationId: string;
-                        /** @description Empty string when none was set. */
-                        closingMessage: string;
-                        members: {
-                            /** @description UUID v4 of the member (a user of the organization). */
-                            userId: string;
-                            fullName: string;
-                            isActive: boolean;
-                            /** @description True when the member accepts clients into a call automatically. */
-                            isAutoAccepting: boolean;
-                            /** @description When the member joined a call; null when not in a call. */
-                            joinedCallAt: string | null;
-                        }[];
-                        /** @description {redirect_host}/<slug> */
-                        redirectUrl: string;
-                    };
+                    "application/json": components["schemas"]["Queue"];
                 };
             };
             /** @description Missing, unknown, wrong, expired or revoked credentials (one identical body for all). */
             401: {
                 headers: {
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        /** @description Stable URN naming the kind of problem, e.g. urn:foyer:problem:validation-failed. */
-                        type: string;
-                        /** @description Short summary of the problem type. */
-                        title: string;
-                        /** @description The HTTP status code. */
-                        status: number;
-                        /** @description Explanation of this occurrence. */
-                        detail: string;
-                        /** @description Each invalid field, for validation failures and conflicts. */
-                        errors?: {
-                            /** @description Field name in the version's wire naming. */
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description No such object for this organization (objects of other organizations do not exist for the caller). */
             404: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        /** @description Stable URN naming the kind of problem, e.g. urn:foyer:problem:validation-failed. */
-                        type: string;
-                        /** @description Short summary of the problem type. */
-                        title: string;
-                        /** @description The HTTP status code. */
-                        status: number;
-                        /** @description Explanation of this occurrence. */
-                        detail: string;
-                        /** @description Each invalid field, for validation failures and conflicts. */
-                        errors?: {
-                            /** @description Field name in the version's wire naming. */
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Request rate limit or quota reached. */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        /** @description Stable URN naming the kind of problem, e.g. urn:foyer:problem:validation-failed. */
-                        type: string;
-                        /** @description Short summary of the problem type. */
-                        title: string;
-                        /** @description The HTTP status code. */
-                        status: number;
-                        /** @description Explanation of this occurrence. */
-                        detail: string;
-                        /** @description Each invalid field, for validation failures and conflicts. */
-                        errors?: {
-                            /** @description Field name in the version's wire naming. */
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unexpected failure: a generic detail; only the error’s class and code are logged. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -3725,72 +2969,45 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        webhooks: {
-                            /** @description UUID v4 generated at creation. */
-                            id: string;
-                            url: string;
-                            /** @description Event types the endpoint receives: meeting.created, meeting.started, meeting.ended, participant.joined, participant.left, participant.removed, meeting.locked, meeting.unlocked, room.session.started, room.session.ended, waiting.client.joined, waiting.client.accepted, waiting.client.left, member.status.changed. */
-                            events: ("meeting.created" | "meeting.started" | "meeting.ended" | "participant.joined" | "participant.left" | "participant.removed" | "meeting.locked" | "meeting.unlocked" | "room.session.started" | "room.session.ended" | "waiting.client.joined" | "waiting.client.accepted" | "waiting.client.left" | "member.status.changed")[];
-                            description: string;
-                            enabled: boolean;
-                            /** @description Why the endpoint is disabled (by hand, or after failing for long); null while enabled. */
-                            disabledReason: string | null;
-                            /** Format: date-time */
-                            createdAt: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["WebhookList"];
                 };
             };
             /** @description Missing, unknown, wrong, expired or revoked credentials (one identical body for all). */
             401: {
                 headers: {
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        /** @description Stable URN naming the kind of problem, e.g. urn:foyer:problem:validation-failed. */
-                        type: string;
-                        /** @description Short summary of the problem type. */
-                        title: string;
-                        /** @description The HTTP status code. */
-                        status: number;
-                        /** @description Explanation of this occurrence. */
-                        detail: string;
-                        /** @description Each invalid field, for validation failures and conflicts. */
-                        errors?: {
-                            /** @description Field name in the version's wire naming. */
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Request rate limit or quota reached. */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        /** @description Stable URN naming the kind of problem, e.g. urn:foyer:problem:validation-failed. */
-                        type: string;
-                        /** @description Short summary of the problem type. */
-                        title: string;
-                        /** @description The HTTP status code. */
-                        status: number;
-                        /** @description Explanation of this occurrence. */
-                        detail: string;
-                        /** @description Each invalid field, for validation failures and conflicts. */
-                        errors?: {
-                            /** @description Field name in the version's wire naming. */
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unexpected failure: a generic detail; only the error’s class and code are logged. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -3808,7 +3025,7 @@ export interface operations {
                     /** @description https URL of the receiver (http and private addresses only when the operator allows them). */
                     url: string;
                     /** @description Event types to receive (see the catalogue in the README). */
-                    events: string[];
+                    events: ("meeting.created" | "meeting.started" | "meeting.ended" | "participant.joined" | "participant.left" | "participant.removed" | "participant.admitted" | "participant.turned_away" | "participant.mute_requested" | "meeting.locked" | "meeting.unlocked" | "room.session.started" | "room.session.ended" | "waiting.client.joined" | "waiting.client.accepted" | "waiting.client.left" | "member.status.changed")[];
                     description?: string;
                 };
             };
@@ -3817,139 +3034,82 @@ export interface operations {
             /** @description Default Response */
             201: {
                 headers: {
+                    Location: components["headers"]["Location"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description UUID v4 generated at creation. */
-                        id: string;
-                        url: string;
-                        /** @description Event types the endpoint receives: meeting.created, meeting.started, meeting.ended, participant.joined, participant.left, participant.removed, meeting.locked, meeting.unlocked, room.session.started, room.session.ended, waiting.client.joined, waiting.client.accepted, waiting.client.left, member.status.changed. */
-                        events: ("meeting.created" | "meeting.started" | "meeting.ended" | "participant.joined" | "participant.left" | "participant.removed" | "meeting.locked" | "meeting.unlocked" | "room.session.started" | "room.session.ended" | "waiting.client.joined" | "waiting.client.accepted" | "waiting.client.left" | "member.status.changed")[];
-                        enabled: boolean;
-                        /** @description Signing secret, `whsec_` + base64, in the Standard Webhooks form. Shown only in this answer. */
-                        secret: string;
-                    };
+                    "application/json": components["schemas"]["IssuedWebhook"];
                 };
             };
             /** @description Invalid request: each invalid field is listed in `errors`. */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        /** @description Stable URN naming the kind of problem, e.g. urn:foyer:problem:validation-failed. */
-                        type: string;
-                        /** @description Short summary of the problem type. */
-                        title: string;
-                        /** @description The HTTP status code. */
-                        status: number;
-                        /** @description Explanation of this occurrence. */
-                        detail: string;
-                        /** @description Each invalid field, for validation failures and conflicts. */
-                        errors?: {
-                            /** @description Field name in the version's wire naming. */
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Missing, unknown, wrong, expired or revoked credentials (one identical body for all). */
             401: {
                 headers: {
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        /** @description Stable URN naming the kind of problem, e.g. urn:foyer:problem:validation-failed. */
-                        type: string;
-                        /** @description Short summary of the problem type. */
-                        title: string;
-                        /** @description The HTTP status code. */
-                        status: number;
-                        /** @description Explanation of this occurrence. */
-                        detail: string;
-                        /** @description Each invalid field, for validation failures and conflicts. */
-                        errors?: {
-                            /** @description Field name in the version's wire naming. */
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Request body too large. */
             413: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        /** @description Stable URN naming the kind of problem, e.g. urn:foyer:problem:validation-failed. */
-                        type: string;
-                        /** @description Short summary of the problem type. */
-                        title: string;
-                        /** @description The HTTP status code. */
-                        status: number;
-                        /** @description Explanation of this occurrence. */
-                        detail: string;
-                        /** @description Each invalid field, for validation failures and conflicts. */
-                        errors?: {
-                            /** @description Field name in the version's wire naming. */
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Content type not accepted by this API version. */
             415: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        /** @description Stable URN naming the kind of problem, e.g. urn:foyer:problem:validation-failed. */
-                        type: string;
-                        /** @description Short summary of the problem type. */
-                        title: string;
-                        /** @description The HTTP status code. */
-                        status: number;
-                        /** @description Explanation of this occurrence. */
-                        detail: string;
-                        /** @description Each invalid field, for validation failures and conflicts. */
-                        errors?: {
-                            /** @description Field name in the version's wire naming. */
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Request rate limit or quota reached. */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        /** @description Stable URN naming the kind of problem, e.g. urn:foyer:problem:validation-failed. */
-                        type: string;
-                        /** @description Short summary of the problem type. */
-                        title: string;
-                        /** @description The HTTP status code. */
-                        status: number;
-                        /** @description Explanation of this occurrence. */
-                        detail: string;
-                        /** @description Each invalid field, for validation failures and conflicts. */
-                        errors?: {
-                            /** @description Field name in the version's wire naming. */
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unexpected failure: a generic detail; only the error’s class and code are logged. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -3969,94 +3129,57 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description UUID v4 generated at creation. */
-                        id: string;
-                        url: string;
-                        /** @description Event types the endpoint receives: meeting.created, meeting.started, meeting.ended, participant.joined, participant.left, participant.removed, meeting.locked, meeting.unlocked, room.session.started, room.session.ended, waiting.client.joined, waiting.client.accepted, waiting.client.left, member.status.changed. */
-                        events: ("meeting.created" | "meeting.started" | "meeting.ended" | "participant.joined" | "participant.left" | "participant.removed" | "meeting.locked" | "meeting.unlocked" | "room.session.started" | "room.session.ended" | "waiting.client.joined" | "waiting.client.accepted" | "waiting.client.left" | "member.status.changed")[];
-                        description: string;
-                        enabled: boolean;
-                        /** @description Why the endpoint is disabled (by hand, or after failing for long); null while enabled. */
-                        disabledReason: string | null;
-                        /** Format: date-time */
-                        createdAt: string;
-                    };
+                    "application/json": components["schemas"]["Webhook"];
                 };
             };
             /** @description Missing, unknown, wrong, expired or revoked credentials (one identical body for all). */
             401: {
                 headers: {
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        /** @description Stable URN naming the kind of problem, e.g. urn:foyer:problem:validation-failed. */
-                        type: string;
-                        /** @description Short summary of the problem type. */
-                        title: string;
-                        /** @description The HTTP status code. */
-                        status: number;
-                        /** @description Explanation of this occurrence. */
-                        detail: string;
-                        /** @description Each invalid field, for validation failures and conflicts. */
-                        errors?: {
-                            /** @description Field name in the version's wire naming. */
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description No such object for this organization (objects of other organizations do not exist for the caller). */
             404: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        /** @description Stable URN naming the kind of problem, e.g. urn:foyer:problem:validation-failed. */
-                        type: string;
-                        /** @description Short summary of the problem type. */
-                        title: string;
-                        /** @description The HTTP status code. */
-                        status: number;
-                        /** @description Explanation of this occurrence. */
-                        detail: string;
-                        /** @description Each invalid field, for validation failures and conflicts. */
-                        errors?: {
-                            /** @description Field name in the version's wire naming. */
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Request rate limit or quota reached. */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        /** @description Stable URN naming the kind of problem, e.g. urn:foyer:problem:validation-failed. */
-                        type: string;
-                        /** @description Short summary of the problem type. */
-                        title: string;
-                        /** @description The HTTP status code. */
-                        status: number;
-                        /** @description Explanation of this occurrence. */
-                        detail: string;
-                        /** @description Each invalid field, for validation failures and conflicts. */
-                        errors?: {
-                            /** @description Field name in the version's wire naming. */
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unexpected failure: a generic detail; only the error’s class and code are logged. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -4071,13 +3194,13 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody: {
+        requestBody?: {
             content: {
                 "application/json": {
                     /** @description https URL of the receiver (http and private addresses only when the operator allows them). */
                     url?: string;
                     /** @description Event types to receive (see the catalogue in the README). */
-                    events?: string[];
+                    events?: ("meeting.created" | "meeting.started" | "meeting.ended" | "participant.joined" | "participant.left" | "participant.removed" | "participant.admitted" | "participant.turned_away" | "participant.mute_requested" | "meeting.locked" | "meeting.unlocked" | "room.session.started" | "room.session.ended" | "waiting.client.joined" | "waiting.client.accepted" | "waiting.client.left" | "member.status.changed")[];
                     description?: string;
                     /** @description false disables the endpoint (nothing is sent); true enables it again. */
                     enabled?: boolean;
@@ -4088,166 +3211,93 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description UUID v4 generated at creation. */
-                        id: string;
-                        url: string;
-                        /** @description Event types the endpoint receives: meeting.created, meeting.started, meeting.ended, participant.joined, participant.left, participant.removed, meeting.locked, meeting.unlocked, room.session.started, room.session.ended, waiting.client.joined, waiting.client.accepted, waiting.client.left, member.status.changed. */
-                        events: ("meeting.created" | "meeting.started" | "meeting.ended" | "participant.joined" | "participant.left" | "participant.removed" | "meeting.locked" | "meeting.unlocked" | "room.session.started" | "room.session.ended" | "waiting.client.joined" | "waiting.client.accepted" | "waiting.client.left" | "member.status.changed")[];
-                        description: string;
-                        enabled: boolean;
-                        /** @description Why the endpoint is disabled (by hand, or after failing for long); null while enabled. */
-                        disabledReason: string | null;
-                        /** Format: date-time */
-                        createdAt: string;
-                    };
+                    "application/json": components["schemas"]["Webhook"];
                 };
             };
             /** @description Invalid request: each invalid field is listed in `errors`. */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        /** @description Stable URN naming the kind of problem, e.g. urn:foyer:problem:validation-failed. */
-                        type: string;
-                        /** @description Short summary of the problem type. */
-                        title: string;
-                        /** @description The HTTP status code. */
-                        status: number;
-                        /** @description Explanation of this occurrence. */
-                        detail: string;
-                        /** @description Each invalid field, for validation failures and conflicts. */
-                        errors?: {
-                            /** @description Field name in the version's wire naming. */
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Missing, unknown, wrong, expired or revoked credentials (one identical body for all). */
             401: {
                 headers: {
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        /** @description Stable URN naming the kind of problem, e.g. urn:foyer:problem:validation-failed. */
-                        type: string;
-                        /** @description Short summary of the problem type. */
-                        title: string;
-                        /** @description The HTTP status code. */
-                        status: number;
-                        /** @description Explanation of this occurrence. */
-                        detail: string;
-                        /** @description Each invalid field, for validation failures and conflicts. */
-                        errors?: {
-                            /** @description Field name in the version's wire naming. */
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description No such object for this organization (objects of other organizations do not exist for the caller). */
             404: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        /** @description Stable URN naming the kind of problem, e.g. urn:foyer:problem:validation-failed. */
-                        type: string;
-                        /** @description Short summary of the problem type. */
-                        title: string;
-                        /** @description The HTTP status code. */
-                        status: number;
-                        /** @description Explanation of this occurrence. */
-                        detail: string;
-                        /** @description Each invalid field, for validation failures and conflicts. */
-                        errors?: {
-                            /** @description Field name in the version's wire naming. */
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Request body too large. */
             413: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        /** @description Stable URN naming the kind of problem, e.g. urn:foyer:problem:validation-failed. */
-                        type: string;
-                        /** @description Short summary of the problem type. */
-                        title: string;
-                        /** @description The HTTP status code. */
-                        status: number;
-                        /** @description Explanation of this occurrence. */
-                        detail: string;
-                        /** @description Each invalid field, for validation failures and conflicts. */
-                        errors?: {
-                            /** @description Field name in the version's wire naming. */
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Content type not accepted by this API version. */
             415: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        /** @description Stable URN naming the kind of problem, e.g. urn:foyer:problem:validation-failed. */
-                        type: string;
-                        /** @description Short summary of the problem type. */
-                        title: string;
-                        /** @description The HTTP status code. */
-                        status: number;
-                        /** @description Explanation of this occurrence. */
-                        detail: string;
-                        /** @description Each invalid field, for validation failures and conflicts. */
-                        errors?: {
-                            /** @description Field name in the version's wire naming. */
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Request rate limit or quota reached. */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        /** @description Stable URN naming the kind of problem, e.g. urn:foyer:problem:validation-failed. */
-                        type: string;
-                        /** @description Short summary of the problem type. */
-                        title: string;
-                        /** @description The HTTP status code. */
-                        status: number;
-                        /** @description Explanation of this occurrence. */
-                        detail: string;
-                        /** @description Each invalid field, for validation failures and conflicts. */
-                        errors?: {
-                            /** @description Field name in the version's wire naming. */
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unexpected failure: a generic detail; only the error’s class and code are logged. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -4267,94 +3317,57 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description UUID v4 generated at creation. */
-                        id: string;
-                        url: string;
-                        /** @description Event types the endpoint receives: meeting.created, meeting.started, meeting.ended, participant.joined, participant.left, participant.removed, meeting.locked, meeting.unlocked, room.session.started, room.session.ended, waiting.client.joined, waiting.client.accepted, waiting.client.left, member.status.changed. */
-                        events: ("meeting.created" | "meeting.started" | "meeting.ended" | "participant.joined" | "participant.left" | "participant.removed" | "meeting.locked" | "meeting.unlocked" | "room.session.started" | "room.session.ended" | "waiting.client.joined" | "waiting.client.accepted" | "waiting.client.left" | "member.status.changed")[];
-                        description: string;
-                        enabled: boolean;
-                        /** @description Why the endpoint is disabled (by hand, or after failing for long); null while enabled. */
-                        disabledReason: string | null;
-                        /** Format: date-time */
-                        createdAt: string;
-                    };
+                    "application/json": components["schemas"]["Webhook"];
                 };
             };
             /** @description Missing, unknown, wrong, expired or revoked credentials (one identical body for all). */
             401: {
                 headers: {
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        /** @description Stable URN naming the kind of problem, e.g. urn:foyer:problem:validation-failed. */
-                        type: string;
-                        /** @description Short summary of the problem type. */
-                        title: string;
-                        /** @description The HTTP status code. */
-                        status: number;
-                        /** @description Explanation of this occurrence. */
-                        detail: string;
-                        /** @description Each invalid field, for validation failures and conflicts. */
-                        errors?: {
-                            /** @description Field name in the version's wire naming. */
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description No such object for this organization (objects of other organizations do not exist for the caller). */
             404: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        /** @description Stable URN naming the kind of problem, e.g. urn:foyer:problem:validation-failed. */
-                        type: string;
-                        /** @description Short summary of the problem type. */
-                        title: string;
-                        /** @description The HTTP status code. */
-                        status: number;
-                        /** @description Explanation of this occurrence. */
-                        detail: string;
-                        /** @description Each invalid field, for validation failures and conflicts. */
-                        errors?: {
-                            /** @description Field name in the version's wire naming. */
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Request rate limit or quota reached. */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        /** @description Stable URN naming the kind of problem, e.g. urn:foyer:problem:validation-failed. */
-                        type: string;
-                        /** @description Short summary of the problem type. */
-                        title: string;
-                        /** @description The HTTP status code. */
-                        status: number;
-                        /** @description Explanation of this occurrence. */
-                        detail: string;
-                        /** @description Each invalid field, for validation failures and conflicts. */
-                        errors?: {
-                            /** @description Field name in the version's wire naming. */
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unexpected failure: a generic detail; only the error’s class and code are logged. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -4369,7 +3382,7 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody: {
+        requestBody?: {
             content: {
                 "application/json": {
                     /** @description How long the current secret keeps signing beside the new one; default 24. */
@@ -4381,163 +3394,93 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description UUID v4 generated at creation. */
-                        id: string;
-                        url: string;
-                        /** @description Event types the endpoint receives: meeting.created, meeting.started, meeting.ended, participant.joined, participant.left, participant.removed, meeting.locked, meeting.unlocked, room.session.started, room.session.ended, waiting.client.joined, waiting.client.accepted, waiting.client.left, member.status.changed. */
-                        events: ("meeting.created" | "meeting.started" | "meeting.ended" | "participant.joined" | "participant.left" | "participant.removed" | "meeting.locked" | "meeting.unlocked" | "room.session.started" | "room.session.ended" | "waiting.client.joined" | "waiting.client.accepted" | "waiting.client.left" | "member.status.changed")[];
-                        enabled: boolean;
-                        /** @description Signing secret, `whsec_` + base64, in the Standard Webhooks form. Shown only in this answer. */
-                        secret: string;
-                    };
+                    "application/json": components["schemas"]["IssuedWebhook"];
                 };
             };
             /** @description Invalid request: each invalid field is listed in `errors`. */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        /** @description Stable URN naming the kind of problem, e.g. urn:foyer:problem:validation-failed. */
-                        type: string;
-                        /** @description Short summary of the problem type. */
-                        title: string;
-                        /** @description The HTTP status code. */
-                        status: number;
-                        /** @description Explanation of this occurrence. */
-                        detail: string;
-                        /** @description Each invalid field, for validation failures and conflicts. */
-                        errors?: {
-                            /** @description Field name in the version's wire naming. */
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Missing, unknown, wrong, expired or revoked credentials (one identical body for all). */
             401: {
                 headers: {
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        /** @description Stable URN naming the kind of problem, e.g. urn:foyer:problem:validation-failed. */
-                        type: string;
-                        /** @description Short summary of the problem type. */
-                        title: string;
-                        /** @description The HTTP status code. */
-                        status: number;
-                        /** @description Explanation of this occurrence. */
-                        detail: string;
-                        /** @description Each invalid field, for validation failures and conflicts. */
-                        errors?: {
-                            /** @description Field name in the version's wire naming. */
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description No such object for this organization (objects of other organizations do not exist for the caller). */
             404: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        /** @description Stable URN naming the kind of problem, e.g. urn:foyer:problem:validation-failed. */
-                        type: string;
-                        /** @description Short summary of the problem type. */
-                        title: string;
-                        /** @description The HTTP status code. */
-                        status: number;
-                        /** @description Explanation of this occurrence. */
-                        detail: string;
-                        /** @description Each invalid field, for validation failures and conflicts. */
-                        errors?: {
-                            /** @description Field name in the version's wire naming. */
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Request body too large. */
             413: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        /** @description Stable URN naming the kind of problem, e.g. urn:foyer:problem:validation-failed. */
-                        type: string;
-                        /** @description Short summary of the problem type. */
-                        title: string;
-                        /** @description The HTTP status code. */
-                        status: number;
-                        /** @description Explanation of this occurrence. */
-                        detail: string;
-                        /** @description Each invalid field, for validation failures and conflicts. */
-                        errors?: {
-                            /** @description Field name in the version's wire naming. */
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Content type not accepted by this API version. */
             415: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        /** @description Stable URN naming the kind of problem, e.g. urn:foyer:problem:validation-failed. */
-                        type: string;
-                        /** @description Short summary of the problem type. */
-                        title: string;
-                        /** @description The HTTP status code. */
-                        status: number;
-                        /** @description Explanation of this occurrence. */
-                        detail: string;
-                        /** @description Each invalid field, for validation failures and conflicts. */
-                        errors?: {
-                            /** @description Field name in the version's wire naming. */
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Request rate limit or quota reached. */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        /** @description Stable URN naming the kind of problem, e.g. urn:foyer:problem:validation-failed. */
-                        type: string;
-                        /** @description Short summary of the problem type. */
-                        title: string;
-                        /** @description The HTTP status code. */
-                        status: number;
-                        /** @description Explanation of this occurrence. */
-                        detail: string;
-                        /** @description Each invalid field, for validation failures and conflicts. */
-                        errors?: {
-                            /** @description Field name in the version's wire naming. */
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unexpected failure: a generic detail; only the error’s class and code are logged. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -4557,100 +3500,57 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        deliveries: {
-                            id: string;
-                            /** @description The `webhook-id` header: the same on every attempt; use it to drop duplicates. */
-                            eventId: string;
-                            eventType: string;
-                            status: "pending" | "delivered" | "failed";
-                            attempts: number;
-                            /** @description When a pending delivery is tried next. */
-                            nextAttemptAt: string | null;
-                            /** @description HTTP status of the last answer; null when none came. */
-                            lastStatus: number | null;
-                            lastError: string | null;
-                            lastLatencyMs: number | null;
-                            /** Format: date-time */
-                            createdAt: string;
-                            deliveredAt: string | null;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["DeliveryList"];
                 };
             };
             /** @description Missing, unknown, wrong, expired or revoked credentials (one identical body for all). */
             401: {
                 headers: {
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        /** @description Stable URN naming the kind of problem, e.g. urn:foyer:problem:validation-failed. */
-                        type: string;
-                        /** @description Short summary of the problem type. */
-                        title: string;
-                        /** @description The HTTP status code. */
-                        status: number;
-                        /** @description Explanation of this occurrence. */
-                        detail: string;
-                        /** @description Each invalid field, for validation failures and conflicts. */
-                        errors?: {
-                            /** @description Field name in the version's wire naming. */
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description No such object for this organization (objects of other organizations do not exist for the caller). */
             404: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        /** @description Stable URN naming the kind of problem, e.g. urn:foyer:problem:validation-failed. */
-                        type: string;
-                        /** @description Short summary of the problem type. */
-                        title: string;
-                        /** @description The HTTP status code. */
-                        status: number;
-                        /** @description Explanation of this occurrence. */
-                        detail: string;
-                        /** @description Each invalid field, for validation failures and conflicts. */
-                        errors?: {
-                            /** @description Field name in the version's wire naming. */
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Request rate limit or quota reached. */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        /** @description Stable URN naming the kind of problem, e.g. urn:foyer:problem:validation-failed. */
-                        type: string;
-                        /** @description Short summary of the problem type. */
-                        title: string;
-                        /** @description The HTTP status code. */
-                        status: number;
-                        /** @description Explanation of this occurrence. */
-                        detail: string;
-                        /** @description Each invalid field, for validation failures and conflicts. */
-                        errors?: {
-                            /** @description Field name in the version's wire naming. */
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unexpected failure: a generic detail; only the error’s class and code are logged. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -4672,98 +3572,57 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id: string;
-                        /** @description The `webhook-id` header: the same on every attempt; use it to drop duplicates. */
-                        eventId: string;
-                        eventType: string;
-                        status: "pending" | "delivered" | "failed";
-                        attempts: number;
-                        /** @description When a pending delivery is tried next. */
-                        nextAttemptAt: string | null;
-                        /** @description HTTP status of the last answer; null when none came. */
-                        lastStatus: number | null;
-                        lastError: string | null;
-                        lastLatencyMs: number | null;
-                        /** Format: date-time */
-                        createdAt: string;
-                        deliveredAt: string | null;
-                    };
+                    "application/json": components["schemas"]["Delivery"];
                 };
             };
             /** @description Missing, unknown, wrong, expired or revoked credentials (one identical body for all). */
             401: {
                 headers: {
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        /** @description Stable URN naming the kind of problem, e.g. urn:foyer:problem:validation-failed. */
-                        type: string;
-                        /** @description Short summary of the problem type. */
-                        title: string;
-                        /** @description The HTTP status code. */
-                        status: number;
-                        /** @description Explanation of this occurrence. */
-                        detail: string;
-                        /** @description Each invalid field, for validation failures and conflicts. */
-                        errors?: {
-                            /** @description Field name in the version's wire naming. */
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description No such object for this organization (objects of other organizations do not exist for the caller). */
             404: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        /** @description Stable URN naming the kind of problem, e.g. urn:foyer:problem:validation-failed. */
-                        type: string;
-                        /** @description Short summary of the problem type. */
-                        title: string;
-                        /** @description The HTTP status code. */
-                        status: number;
-                        /** @description Explanation of this occurrence. */
-                        detail: string;
-                        /** @description Each invalid field, for validation failures and conflicts. */
-                        errors?: {
-                            /** @description Field name in the version's wire naming. */
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Request rate limit or quota reached. */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        /** @description Stable URN naming the kind of problem, e.g. urn:foyer:problem:validation-failed. */
-                        type: string;
-                        /** @description Short summary of the problem type. */
-                        title: string;
-                        /** @description The HTTP status code. */
-                        status: number;
-                        /** @description Explanation of this occurrence. */
-                        detail: string;
-                        /** @description Each invalid field, for validation failures and conflicts. */
-                        errors?: {
-                            /** @description Field name in the version's wire naming. */
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unexpected failure: a generic detail; only the error’s class and code are logged. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -4780,60 +3639,45 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        origins: string[];
-                    };
+                    "application/json": components["schemas"]["AllowedOrigins"];
                 };
             };
             /** @description Missing, unknown, wrong, expired or revoked credentials (one identical body for all). */
             401: {
                 headers: {
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        /** @description Stable URN naming the kind of problem, e.g. urn:foyer:problem:validation-failed. */
-                        type: string;
-                        /** @description Short summary of the problem type. */
-                        title: string;
-                        /** @description The HTTP status code. */
-                        status: number;
-                        /** @description Explanation of this occurrence. */
-                        detail: string;
-                        /** @description Each invalid field, for validation failures and conflicts. */
-                        errors?: {
-                            /** @description Field name in the version's wire naming. */
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Request rate limit or quota reached. */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        /** @description Stable URN naming the kind of problem, e.g. urn:foyer:problem:validation-failed. */
-                        type: string;
-                        /** @description Short summary of the problem type. */
-                        title: string;
-                        /** @description The HTTP status code. */
-                        status: number;
-                        /** @description Explanation of this occurrence. */
-                        detail: string;
-                        /** @description Each invalid field, for validation failures and conflicts. */
-                        errors?: {
-                            /** @description Field name in the version's wire naming. */
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unexpected failure: a generic detail; only the error’s class and code are logged. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -4857,132 +3701,81 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        origins: string[];
-                    };
+                    "application/json": components["schemas"]["AllowedOrigins"];
                 };
             };
             /** @description Invalid request: each invalid field is listed in `errors`. */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        /** @description Stable URN naming the kind of problem, e.g. urn:foyer:problem:validation-failed. */
-                        type: string;
-                        /** @description Short summary of the problem type. */
-                        title: string;
-                        /** @description The HTTP status code. */
-                        status: number;
-                        /** @description Explanation of this occurrence. */
-                        detail: string;
-                        /** @description Each invalid field, for validation failures and conflicts. */
-                        errors?: {
-                            /** @description Field name in the version's wire naming. */
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Missing, unknown, wrong, expired or revoked credentials (one identical body for all). */
             401: {
                 headers: {
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        /** @description Stable URN naming the kind of problem, e.g. urn:foyer:problem:validation-failed. */
-                        type: string;
-                        /** @description Short summary of the problem type. */
-                        title: string;
-                        /** @description The HTTP status code. */
-                        status: number;
-                        /** @description Explanation of this occurrence. */
-                        detail: string;
-                        /** @description Each invalid field, for validation failures and conflicts. */
-                        errors?: {
-                            /** @description Field name in the version's wire naming. */
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Request body too large. */
             413: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        /** @description Stable URN naming the kind of problem, e.g. urn:foyer:problem:validation-failed. */
-                        type: string;
-                        /** @description Short summary of the problem type. */
-                        title: string;
-                        /** @description The HTTP status code. */
-                        status: number;
-                        /** @description Explanation of this occurrence. */
-                        detail: string;
-                        /** @description Each invalid field, for validation failures and conflicts. */
-                        errors?: {
-                            /** @description Field name in the version's wire naming. */
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Content type not accepted by this API version. */
             415: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        /** @description Stable URN naming the kind of problem, e.g. urn:foyer:problem:validation-failed. */
-                        type: string;
-                        /** @description Short summary of the problem type. */
-                        title: string;
-                        /** @description The HTTP status code. */
-                        status: number;
-                        /** @description Explanation of this occurrence. */
-                        detail: string;
-                        /** @description Each invalid field, for validation failures and conflicts. */
-                        errors?: {
-                            /** @description Field name in the version's wire naming. */
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Request rate limit or quota reached. */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        /** @description Stable URN naming the kind of problem, e.g. urn:foyer:problem:validation-failed. */
-                        type: string;
-                        /** @description Short summary of the problem type. */
-                        title: string;
-                        /** @description The HTTP status code. */
-                        status: number;
-                        /** @description Explanation of this occurrence. */
-                        detail: string;
-                        /** @description Each invalid field, for validation failures and conflicts. */
-                        errors?: {
-                            /** @description Field name in the version's wire naming. */
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unexpected failure: a generic detail; only the error’s class and code are logged. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -4992,7 +3785,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Meeting id (UUID v4, matched case-insensitively). */
+                /** @description Meeting id (UUID v4, matched case-insensitively; any other text answers 404). */
                 id: string;
             };
             cookie?: never;
@@ -5002,98 +3795,57 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        participants: {
-                            /** @description Their connection’s id; the participantId of webhooks and embedded-page events. A reconnect is a new participant. */
-                            participantId: string;
-                            displayName: string;
-                            /** Format: date-time */
-                            joinedAt: string;
-                            /** @description Their microphone is on. */
-                            audio: boolean;
-                            /** @description Their camera is on. */
-                            video: boolean;
-                            /** @description They share their screen. */
-                            screen: boolean;
-                            /** @description They host the meeting (its owner, or for a meeting without one an ADMIN). */
-                            host: boolean;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ParticipantList"];
                 };
             };
             /** @description Missing, unknown, wrong, expired or revoked credentials (one identical body for all). */
             401: {
                 headers: {
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        /** @description Stable URN naming the kind of problem, e.g. urn:foyer:problem:validation-failed. */
-                        type: string;
-                        /** @description Short summary of the problem type. */
-                        title: string;
-                        /** @description The HTTP status code. */
-                        status: number;
-                        /** @description Explanation of this occurrence. */
-                        detail: string;
-                        /** @description Each invalid field, for validation failures and conflicts. */
-                        errors?: {
-                            /** @description Field name in the version's wire naming. */
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description No such object for this organization (objects of other organizations do not exist for the caller). */
             404: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        /** @description Stable URN naming the kind of problem, e.g. urn:foyer:problem:validation-failed. */
-                        type: string;
-                        /** @description Short summary of the problem type. */
-                        title: string;
-                        /** @description The HTTP status code. */
-                        status: number;
-                        /** @description Explanation of this occurrence. */
-                        detail: string;
-                        /** @description Each invalid field, for validation failures and conflicts. */
-                        errors?: {
-                            /** @description Field name in the version's wire naming. */
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Request rate limit or quota reached. */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        /** @description Stable URN naming the kind of problem, e.g. urn:foyer:problem:validation-failed. */
-                        type: string;
-                        /** @description Short summary of the problem type. */
-                        title: string;
-                        /** @description The HTTP status code. */
-                        status: number;
-                        /** @description Explanation of this occurrence. */
-                        detail: string;
-                        /** @description Each invalid field, for validation failures and conflicts. */
-                        errors?: {
-                            /** @description Field name in the version's wire naming. */
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unexpected failure: a generic detail; only the error’s class and code are logged. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -5103,7 +3855,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Meeting id (UUID v4, matched case-insensitively). */
+                /** @description Meeting id (UUID v4, matched case-insensitively; any other text answers 404). */
                 id: string;
             };
             cookie?: never;
@@ -5113,117 +3865,69 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description UUID v4 of the meeting. */
-                        id: string;
-                        /** @description Where participants meet: {redirect_host}/meetings/<id>, or {redirect_host}/m/<code> when queryParameters were given. */
-                        redirectUrl: string;
-                        /** @description Present for type MEETING only: true when the meeting never closes. */
-                        isInfinite?: boolean;
-                        /** @description Foyer extension. open: participants can join; closed: ended (idle for 15 minutes, or ended for everyone), its page answers 410. */
-                        state: "open" | "closed";
-                        /** @description Foyer extension. When it closed (ISO 8601); null while open. */
-                        closedAt: string | null;
-                    };
+                    "application/json": components["schemas"]["MeetingV3Read"];
                 };
             };
             /** @description Missing, unknown, wrong, expired or revoked credentials (one identical body for all). */
             401: {
                 headers: {
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        /** @description Stable URN naming the kind of problem, e.g. urn:foyer:problem:validation-failed. */
-                        type: string;
-                        /** @description Short summary of the problem type. */
-                        title: string;
-                        /** @description The HTTP status code. */
-                        status: number;
-                        /** @description Explanation of this occurrence. */
-                        detail: string;
-                        /** @description Each invalid field, for validation failures and conflicts. */
-                        errors?: {
-                            /** @description Field name in the version's wire naming. */
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description No such object for this organization (objects of other organizations do not exist for the caller). */
             404: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        /** @description Stable URN naming the kind of problem, e.g. urn:foyer:problem:validation-failed. */
-                        type: string;
-                        /** @description Short summary of the problem type. */
-                        title: string;
-                        /** @description The HTTP status code. */
-                        status: number;
-                        /** @description Explanation of this occurrence. */
-                        detail: string;
-                        /** @description Each invalid field, for validation failures and conflicts. */
-                        errors?: {
-                            /** @description Field name in the version's wire naming. */
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description An identifier or slug is already taken. */
             409: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        /** @description Stable URN naming the kind of problem, e.g. urn:foyer:problem:validation-failed. */
-                        type: string;
-                        /** @description Short summary of the problem type. */
-                        title: string;
-                        /** @description The HTTP status code. */
-                        status: number;
-                        /** @description Explanation of this occurrence. */
-                        detail: string;
-                        /** @description Each invalid field, for validation failures and conflicts. */
-                        errors?: {
-                            /** @description Field name in the version's wire naming. */
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Request rate limit or quota reached. */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        /** @description Stable URN naming the kind of problem, e.g. urn:foyer:problem:validation-failed. */
-                        type: string;
-                        /** @description Short summary of the problem type. */
-                        title: string;
-                        /** @description The HTTP status code. */
-                        status: number;
-                        /** @description Explanation of this occurrence. */
-                        detail: string;
-                        /** @description Each invalid field, for validation failures and conflicts. */
-                        errors?: {
-                            /** @description Field name in the version's wire naming. */
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unexpected failure: a generic detail; only the error’s class and code are logged. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -5233,7 +3937,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Meeting id (UUID v4, matched case-insensitively). */
+                /** @description Meeting id (UUID v4, matched case-insensitively; any other text answers 404). */
                 id: string;
                 /** @description A participantId from the participant list (or a webhook, or an embedded page’s event). */
                 participantId: string;
@@ -5245,120 +3949,69 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description Their connection’s id; the participantId of webhooks and embedded-page events. A reconnect is a new participant. */
-                        participantId: string;
-                        displayName: string;
-                        /** Format: date-time */
-                        joinedAt: string;
-                        /** @description Their microphone is on. */
-                        audio: boolean;
-                        /** @description Their camera is on. */
-                        video: boolean;
-                        /** @description They share their screen. */
-                        screen: boolean;
-                        /** @description They host the meeting (its owner, or for a meeting without one an ADMIN). */
-                        host: boolean;
-                    };
+                    "application/json": components["schemas"]["Participant"];
                 };
             };
             /** @description Invalid request: each invalid field is listed in `errors`. */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        /** @description Stable URN naming the kind of problem, e.g. urn:foyer:problem:validation-failed. */
-                        type: string;
-                        /** @description Short summary of the problem type. */
-                        title: string;
-                        /** @description The HTTP status code. */
-                        status: number;
-                        /** @description Explanation of this occurrence. */
-                        detail: string;
-                        /** @description Each invalid field, for validation failures and conflicts. */
-                        errors?: {
-                            /** @description Field name in the version's wire naming. */
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Missing, unknown, wrong, expired or revoked credentials (one identical body for all). */
             401: {
                 headers: {
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        /** @description Stable URN naming the kind of problem, e.g. urn:foyer:problem:validation-failed. */
-                        type: string;
-                        /** @description Short summary of the problem type. */
-                        title: string;
-                        /** @description The HTTP status code. */
-                        status: number;
-                        /** @description Explanation of this occurrence. */
-                        detail: string;
-                        /** @description Each invalid field, for validation failures and conflicts. */
-                        errors?: {
-                            /** @description Field name in the version's wire naming. */
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description No such object for this organization (objects of other organizations do not exist for the caller). */
             404: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        /** @description Stable URN naming the kind of problem, e.g. urn:foyer:problem:validation-failed. */
-                        type: string;
-                        /** @description Short summary of the problem type. */
-                        title: string;
-                        /** @description The HTTP status code. */
-                        status: number;
-                        /** @description Explanation of this occurrence. */
-                        detail: string;
-                        /** @description Each invalid field, for validation failures and conflicts. */
-                        errors?: {
-                            /** @description Field name in the version's wire naming. */
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Request rate limit or quota reached. */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        /** @description Stable URN naming the kind of problem, e.g. urn:foyer:problem:validation-failed. */
-                        type: string;
-                        /** @description Short summary of the problem type. */
-                        title: string;
-                        /** @description The HTTP status code. */
-                        status: number;
-                        /** @description Explanation of this occurrence. */
-                        detail: string;
-                        /** @description Each invalid field, for validation failures and conflicts. */
-                        errors?: {
-                            /** @description Field name in the version's wire naming. */
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unexpected failure: a generic detail; only the error’s class and code are logged. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -5378,94 +4031,57 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        waiting: {
-                            /** @description The client’s waiting entry (the entryId of waiting.* webhooks). */
-                            entryId: string;
-                            displayName: string;
-                            /** @description 1 for the first in line. */
-                            position: number;
-                            /** Format: date-time */
-                            waitingSince: string;
-                            /** @description Their waiting page is connected now; false while they are away within the grace period (WAITING_GRACE_SECONDS). */
-                            connected: boolean;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["WaitingList"];
                 };
             };
             /** @description Missing, unknown, wrong, expired or revoked credentials (one identical body for all). */
             401: {
                 headers: {
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        /** @description Stable URN naming the kind of problem, e.g. urn:foyer:problem:validation-failed. */
-                        type: string;
-                        /** @description Short summary of the problem type. */
-                        title: string;
-                        /** @description The HTTP status code. */
-                        status: number;
-                        /** @description Explanation of this occurrence. */
-                        detail: string;
-                        /** @description Each invalid field, for validation failures and conflicts. */
-                        errors?: {
-                            /** @description Field name in the version's wire naming. */
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description No such object for this organization (objects of other organizations do not exist for the caller). */
             404: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        /** @description Stable URN naming the kind of problem, e.g. urn:foyer:problem:validation-failed. */
-                        type: string;
-                        /** @description Short summary of the problem type. */
-                        title: string;
-                        /** @description The HTTP status code. */
-                        status: number;
-                        /** @description Explanation of this occurrence. */
-                        detail: string;
-                        /** @description Each invalid field, for validation failures and conflicts. */
-                        errors?: {
-                            /** @description Field name in the version's wire naming. */
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Request rate limit or quota reached. */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        /** @description Stable URN naming the kind of problem, e.g. urn:foyer:problem:validation-failed. */
-                        type: string;
-                        /** @description Short summary of the problem type. */
-                        title: string;
-                        /** @description The HTTP status code. */
-                        status: number;
-                        /** @description Explanation of this occurrence. */
-                        detail: string;
-                        /** @description Each invalid field, for validation failures and conflicts. */
-                        errors?: {
-                            /** @description Field name in the version's wire naming. */
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unexpected failure: a generic detail; only the error’s class and code are logged. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -5485,94 +4101,57 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        waiting: {
-                            /** @description The client’s waiting entry (the entryId of waiting.* webhooks). */
-                            entryId: string;
-                            displayName: string;
-                            /** @description 1 for the first in line. */
-                            position: number;
-                            /** Format: date-time */
-                            waitingSince: string;
-                            /** @description Their waiting page is connected now; false while they are away within the grace period (WAITING_GRACE_SECONDS). */
-                            connected: boolean;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["WaitingList"];
                 };
             };
             /** @description Missing, unknown, wrong, expired or revoked credentials (one identical body for all). */
             401: {
                 headers: {
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        /** @description Stable URN naming the kind of problem, e.g. urn:foyer:problem:validation-failed. */
-                        type: string;
-                        /** @description Short summary of the problem type. */
-                        title: string;
-                        /** @description The HTTP status code. */
-                        status: number;
-                        /** @description Explanation of this occurrence. */
-                        detail: string;
-                        /** @description Each invalid field, for validation failures and conflicts. */
-                        errors?: {
-                            /** @description Field name in the version's wire naming. */
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description No such object for this organization (objects of other organizations do not exist for the caller). */
             404: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        /** @description Stable URN naming the kind of problem, e.g. urn:foyer:problem:validation-failed. */
-                        type: string;
-                        /** @description Short summary of the problem type. */
-                        title: string;
-                        /** @description The HTTP status code. */
-                        status: number;
-                        /** @description Explanation of this occurrence. */
-                        detail: string;
-                        /** @description Each invalid field, for validation failures and conflicts. */
-                        errors?: {
-                            /** @description Field name in the version's wire naming. */
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Request rate limit or quota reached. */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        /** @description Stable URN naming the kind of problem, e.g. urn:foyer:problem:validation-failed. */
-                        type: string;
-                        /** @description Short summary of the problem type. */
-                        title: string;
-                        /** @description The HTTP status code. */
-                        status: number;
-                        /** @description Explanation of this occurrence. */
-                        detail: string;
-                        /** @description Each invalid field, for validation failures and conflicts. */
-                        errors?: {
-                            /** @description Field name in the version's wire naming. */
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unexpected failure: a generic detail; only the error’s class and code are logged. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -5592,7 +4171,10 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @description A member of the board or queue (its membersIds), who serves the client. */
+                    /**
+                     * Format: uuid
+                     * @description A member of the board or queue (its membersIds), who serves the client.
+                     */
                     userId: string;
                 };
             };
@@ -5601,186 +4183,105 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        entryId: string;
-                        /** @description The member who serves the client. */
-                        userId: string;
-                        /** @description The private call (a CONSULTATION the member owns and hosts). */
-                        meetingId: string;
-                        /** @description The member’s own link to the call (it carries their pass: opened without a dashboard session, the page joins as that member, for this meeting only, for SESSION_MAX_HOURS). Give it to that member only. The member must join within WAITING_LEASE_SECONDS, or the client goes back to the front of the line. */
-                        redirectUrl: string;
-                    };
+                    "application/json": components["schemas"]["TakenClient"];
                 };
             };
             /** @description Invalid request: each invalid field is listed in `errors`. */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        /** @description Stable URN naming the kind of problem, e.g. urn:foyer:problem:validation-failed. */
-                        type: string;
-                        /** @description Short summary of the problem type. */
-                        title: string;
-                        /** @description The HTTP status code. */
-                        status: number;
-                        /** @description Explanation of this occurrence. */
-                        detail: string;
-                        /** @description Each invalid field, for validation failures and conflicts. */
-                        errors?: {
-                            /** @description Field name in the version's wire naming. */
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Missing, unknown, wrong, expired or revoked credentials (one identical body for all). */
             401: {
                 headers: {
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        /** @description Stable URN naming the kind of problem, e.g. urn:foyer:problem:validation-failed. */
-                        type: string;
-                        /** @description Short summary of the problem type. */
-                        title: string;
-                        /** @description The HTTP status code. */
-                        status: number;
-                        /** @description Explanation of this occurrence. */
-                        detail: string;
-                        /** @description Each invalid field, for validation failures and conflicts. */
-                        errors?: {
-                            /** @description Field name in the version's wire naming. */
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description No such object for this organization (objects of other organizations do not exist for the caller). */
             404: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        /** @description Stable URN naming the kind of problem, e.g. urn:foyer:problem:validation-failed. */
-                        type: string;
-                        /** @description Short summary of the problem type. */
-                        title: string;
-                        /** @description The HTTP status code. */
-                        status: number;
-                        /** @description Explanation of this occurrence. */
-                        detail: string;
-                        /** @description Each invalid field, for validation failures and conflicts. */
-                        errors?: {
-                            /** @description Field name in the version's wire naming. */
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description An identifier or slug is already taken. */
             409: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        /** @description Stable URN naming the kind of problem, e.g. urn:foyer:problem:validation-failed. */
-                        type: string;
-                        /** @description Short summary of the problem type. */
-                        title: string;
-                        /** @description The HTTP status code. */
-                        status: number;
-                        /** @description Explanation of this occurrence. */
-                        detail: string;
-                        /** @description Each invalid field, for validation failures and conflicts. */
-                        errors?: {
-                            /** @description Field name in the version's wire naming. */
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Request body too large. */
             413: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        /** @description Stable URN naming the kind of problem, e.g. urn:foyer:problem:validation-failed. */
-                        type: string;
-                        /** @description Short summary of the problem type. */
-                        title: string;
-                        /** @description The HTTP status code. */
-                        status: number;
-                        /** @description Explanation of this occurrence. */
-                        detail: string;
-                        /** @description Each invalid field, for validation failures and conflicts. */
-                        errors?: {
-                            /** @description Field name in the version's wire naming. */
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Content type not accepted by this API version. */
             415: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        /** @description Stable URN naming the kind of problem, e.g. urn:foyer:problem:validation-failed. */
-                        type: string;
-                        /** @description Short summary of the problem type. */
-                        title: string;
-                        /** @description The HTTP status code. */
-                        status: number;
-                        /** @description Explanation of this occurrence. */
-                        detail: string;
-                        /** @description Each invalid field, for validation failures and conflicts. */
-                        errors?: {
-                            /** @description Field name in the version's wire naming. */
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Request rate limit or quota reached. */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        /** @description Stable URN naming the kind of problem, e.g. urn:foyer:problem:validation-failed. */
-                        type: string;
-                        /** @description Short summary of the problem type. */
-                        title: string;
-                        /** @description The HTTP status code. */
-                        status: number;
-                        /** @description Explanation of this occurrence. */
-                        detail: string;
-                        /** @description Each invalid field, for validation failures and conflicts. */
-                        errors?: {
-                            /** @description Field name in the version's wire naming. */
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unexpected failure: a generic detail; only the error’s class and code are logged. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -5797,7 +4298,7 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody: {
+        requestBody?: {
             content: {
                 "application/json": {
                     /** @description Shown to the client on their waiting page. */
@@ -5809,158 +4310,93 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        entryId: string;
-                        /** @enum {string} */
-                        outcome: "declined";
-                    };
+                    "application/json": components["schemas"]["DeclinedClient"];
                 };
             };
             /** @description Invalid request: each invalid field is listed in `errors`. */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        /** @description Stable URN naming the kind of problem, e.g. urn:foyer:problem:validation-failed. */
-                        type: string;
-                        /** @description Short summary of the problem type. */
-                        title: string;
-                        /** @description The HTTP status code. */
-                        status: number;
-                        /** @description Explanation of this occurrence. */
-                        detail: string;
-                        /** @description Each invalid field, for validation failures and conflicts. */
-                        errors?: {
-                            /** @description Field name in the version's wire naming. */
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Missing, unknown, wrong, expired or revoked credentials (one identical body for all). */
             401: {
                 headers: {
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        /** @description Stable URN naming the kind of problem, e.g. urn:foyer:problem:validation-failed. */
-                        type: string;
-                        /** @description Short summary of the problem type. */
-                        title: string;
-                        /** @description The HTTP status code. */
-                        status: number;
-                        /** @description Explanation of this occurrence. */
-                        detail: string;
-                        /** @description Each invalid field, for validation failures and conflicts. */
-                        errors?: {
-                            /** @description Field name in the version's wire naming. */
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description No such object for this organization (objects of other organizations do not exist for the caller). */
             404: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        /** @description Stable URN naming the kind of problem, e.g. urn:foyer:problem:validation-failed. */
-                        type: string;
-                        /** @description Short summary of the problem type. */
-                        title: string;
-                        /** @description The HTTP status code. */
-                        status: number;
-                        /** @description Explanation of this occurrence. */
-                        detail: string;
-                        /** @description Each invalid field, for validation failures and conflicts. */
-                        errors?: {
-                            /** @description Field name in the version's wire naming. */
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Request body too large. */
             413: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        /** @description Stable URN naming the kind of problem, e.g. urn:foyer:problem:validation-failed. */
-                        type: string;
-                        /** @description Short summary of the problem type. */
-                        title: string;
-                        /** @description The HTTP status code. */
-                        status: number;
-                        /** @description Explanation of this occurrence. */
-                        detail: string;
-                        /** @description Each invalid field, for validation failures and conflicts. */
-                        errors?: {
-                            /** @description Field name in the version's wire naming. */
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Content type not accepted by this API version. */
             415: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        /** @description Stable URN naming the kind of problem, e.g. urn:foyer:problem:validation-failed. */
-                        type: string;
-                        /** @description Short summary of the problem type. */
-                        title: string;
-                        /** @description The HTTP status code. */
-                        status: number;
-                        /** @description Explanation of this occurrence. */
-                        detail: string;
-                        /** @description Each invalid field, for validation failures and conflicts. */
-                        errors?: {
-                            /** @description Field name in the version's wire naming. */
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Request rate limit or quota reached. */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        /** @description Stable URN naming the kind of problem, e.g. urn:foyer:problem:validation-failed. */
-                        type: string;
-                        /** @description Short summary of the problem type. */
-                        title: string;
-                        /** @description The HTTP status code. */
-                        status: number;
-                        /** @description Explanation of this occurrence. */
-                        detail: string;
-                        /** @description Each invalid field, for validation failures and conflicts. */
-                        errors?: {
-                            /** @description Field name in the version's wire naming. */
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unexpected failure: a generic detail; only the error’s class and code are logged. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -5978,7 +4414,10 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @description A member of the board or queue (its membersIds), who serves the client. */
+                    /**
+                     * Format: uuid
+                     * @description A member of the board or queue (its membersIds), who serves the client.
+                     */
                     userId: string;
                 };
             };
@@ -5987,186 +4426,105 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        entryId: string;
-                        /** @description The member who serves the client. */
-                        userId: string;
-                        /** @description The private call (a CONSULTATION the member owns and hosts). */
-                        meetingId: string;
-                        /** @description The member’s own link to the call (it carries their pass: opened without a dashboard session, the page joins as that member, for this meeting only, for SESSION_MAX_HOURS). Give it to that member only. The member must join within WAITING_LEASE_SECONDS, or the client goes back to the front of the line. */
-                        redirectUrl: string;
-                    };
+                    "application/json": components["schemas"]["TakenClient"];
                 };
             };
             /** @description Invalid request: each invalid field is listed in `errors`. */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        /** @description Stable URN naming the kind of problem, e.g. urn:foyer:problem:validation-failed. */
-                        type: string;
-                        /** @description Short summary of the problem type. */
-                        title: string;
-                        /** @description The HTTP status code. */
-                        status: number;
-                        /** @description Explanation of this occurrence. */
-                        detail: string;
-                        /** @description Each invalid field, for validation failures and conflicts. */
-                        errors?: {
-                            /** @description Field name in the version's wire naming. */
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Missing, unknown, wrong, expired or revoked credentials (one identical body for all). */
             401: {
                 headers: {
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        /** @description Stable URN naming the kind of problem, e.g. urn:foyer:problem:validation-failed. */
-                        type: string;
-                        /** @description Short summary of the problem type. */
-                        title: string;
-                        /** @description The HTTP status code. */
-                        status: number;
-                        /** @description Explanation of this occurrence. */
-                        detail: string;
-                        /** @description Each invalid field, for validation failures and conflicts. */
-                        errors?: {
-                            /** @description Field name in the version's wire naming. */
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description No such object for this organization (objects of other organizations do not exist for the caller). */
             404: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        /** @description Stable URN naming the kind of problem, e.g. urn:foyer:problem:validation-failed. */
-                        type: string;
-                        /** @description Short summary of the problem type. */
-                        title: string;
-                        /** @description The HTTP status code. */
-                        status: number;
-                        /** @description Explanation of this occurrence. */
-                        detail: string;
-                        /** @description Each invalid field, for validation failures and conflicts. */
-                        errors?: {
-                            /** @description Field name in the version's wire naming. */
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description An identifier or slug is already taken. */
             409: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        /** @description Stable URN naming the kind of problem, e.g. urn:foyer:problem:validation-failed. */
-                        type: string;
-                        /** @description Short summary of the problem type. */
-                        title: string;
-                        /** @description The HTTP status code. */
-                        status: number;
-                        /** @description Explanation of this occurrence. */
-                        detail: string;
-                        /** @description Each invalid field, for validation failures and conflicts. */
-                        errors?: {
-                            /** @description Field name in the version's wire naming. */
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Request body too large. */
             413: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        /** @description Stable URN naming the kind of problem, e.g. urn:foyer:problem:validation-failed. */
-                        type: string;
-                        /** @description Short summary of the problem type. */
-                        title: string;
-                        /** @description The HTTP status code. */
-                        status: number;
-                        /** @description Explanation of this occurrence. */
-                        detail: string;
-                        /** @description Each invalid field, for validation failures and conflicts. */
-                        errors?: {
-                            /** @description Field name in the version's wire naming. */
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Content type not accepted by this API version. */
             415: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        /** @description Stable URN naming the kind of problem, e.g. urn:foyer:problem:validation-failed. */
-                        type: string;
-                        /** @description Short summary of the problem type. */
-                        title: string;
-                        /** @description The HTTP status code. */
-                        status: number;
-                        /** @description Explanation of this occurrence. */
-                        detail: string;
-                        /** @description Each invalid field, for validation failures and conflicts. */
-                        errors?: {
-                            /** @description Field name in the version's wire naming. */
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Request rate limit or quota reached. */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        /** @description Stable URN naming the kind of problem, e.g. urn:foyer:problem:validation-failed. */
-                        type: string;
-                        /** @description Short summary of the problem type. */
-                        title: string;
-                        /** @description The HTTP status code. */
-                        status: number;
-                        /** @description Explanation of this occurrence. */
-                        detail: string;
-                        /** @description Each invalid field, for validation failures and conflicts. */
-                        errors?: {
-                            /** @description Field name in the version's wire naming. */
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unexpected failure: a generic detail; only the error’s class and code are logged. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
