@@ -83,7 +83,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
       installAuth(api, { ctx, lookups: opts.lookups, guard: opts.authGuard });
       await api.register(v1Plugin, { ctx });
       await api.register(v2Plugin, { ctx, prefix: '/v2' });
-      await api.register(v3Plugin, { ctx, live: realtime.ctx, prefix: '/v3' });
+      await api.register(v3Plugin, { ctx, live: realtime.ctx, ice: config.ice, prefix: '/v3' });
     },
     { prefix: config.apiPrefix },
   );

@@ -6,6 +6,7 @@
  * a client adds is ever relayed to anyone else.
  */
 
+import type { IceServer } from './ice.ts';
 import type { ClientView, ConsoleView } from '../domain/waiting/views.ts';
 
 /** Largest WebSocket message accepted; `ws` closes the socket with 1009 beyond it. */
@@ -75,6 +76,10 @@ export type ServerMessage =
       host: boolean;
       /** Arrivals knock (always false in a room). */
       locked: boolean;
+      /** Where to find a path for media: STUN and TURN servers, with TURN credentials of this participant's own. */
+      iceServers: IceServer[];
+      /** `relay`: use the TURN relay only (the operator's ICE_TRANSPORT_POLICY). */
+      iceTransportPolicy: 'all' | 'relay';
     }
   | { type: 'participants'; participants: ParticipantView[] }
   | { type: 'offer' | 'answer'; from: string; sdp: string }

@@ -13,6 +13,7 @@
  *   instance: the live domain context, the bus, the registry of places,
  *   the participant lists held here, the waiting lines.
  */
+import type { IceServer } from './ice.ts';
 import type { Actor } from '../domain/actors.ts';
 import type { LiveContext } from '../domain/lifecycle.ts';
 import type { MediaState, PlaceRef } from '../domain/presence.ts';
@@ -39,6 +40,10 @@ export interface RealtimeServices {
   readonly registry: Registry;
   readonly participantLists: ParticipantLists;
   readonly lines: Lines;
+  /** The ICE servers (with fresh TURN credentials) a participant is welcomed with. */
+  iceServers(): IceServer[];
+  /** ICE_TRANSPORT_POLICY: `relay` when every participant must use the TURN relay. */
+  readonly iceTransportPolicy: 'all' | 'relay';
 }
 
 /** The connection, as its session (and the first message's handler) sees it. */

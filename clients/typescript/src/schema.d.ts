@@ -521,6 +521,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v3/ice-servers": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * STUN and TURN servers, with fresh TURN credentials
+         * @description Extension beyond the spec. For a participant that is not a browser page: the ICE servers a meeting page gets, with TURN credentials of its own (derived from the operator’s TURN_SECRET, which is never sent). See docs/signalling.md.
+         */
+        get: operations["v3GetIceServers"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v3/meeting/{id}/participants": {
         parameters: {
             query?: never;
@@ -768,6 +788,22 @@ export interface components {
         };
         DeliveryList: {
             deliveries: components["schemas"]["Delivery"][];
+        };
+        IceServer: {
+            /** @description stun:, turn: or turns: URLs, as RTCIceServer.urls. */
+            urls: string[];
+            /** @description TURN username: `<expiry in Unix seconds>:foyer` when Foyer issues credentials. */
+            username?: string;
+            /** @description TURN password for that username. */
+            credential?: string;
+        };
+        IceServers: {
+            /** @description As RTCConfiguration.iceServers; empty when the operator configured none. */
+            iceServers: components["schemas"]["IceServer"][];
+            /** @description relay: the operator wants media through the TURN relay only (RTCConfiguration.iceTransportPolicy). */
+            iceTransportPolicy: "all" | "relay";
+            /** @description When the issued TURN credentials stop working (12 hours after issue); null when none were issued (no TURN, or static credentials). Ask again for a longer call. */
+            expiresAt: string | null;
         };
         IssuedWebhook: {
             /**
@@ -3750,6 +3786,61 @@ export interface operations {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Request rate limit or quota reached. */
+            429: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unexpected failure: a generic detail; only the error’s class and code are logged. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    v3GetIceServers: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["IceServers"];
+                };
+            };
+            /** @description Missing, unknown, wrong, expired or revoked credentials (one identical body for all). */
+            401: {
+                headers: {
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     [name: string]: unknown;
                 };
                 content: {

@@ -27,6 +27,8 @@ import { registerWebhookRoutes } from './webhooks.ts';
 import { registerAllowedOriginRoutes } from './allowed-origins.ts';
 import { registerMeetingControlRoutes } from './meeting-control.ts';
 import { registerWaitingRoutes } from './waiting.ts';
+import { registerIceServerRoutes } from './ice-servers.ts';
+import type { IceConfig } from '../../config.ts';
 
 const tags = ['v3'];
 
@@ -51,7 +53,7 @@ const CreateMeetingV3Body = named('CreateMeetingV3', Type.Object({
   ),
 }));
 
-export const v3Plugin: FastifyPluginAsyncTypebox<{ ctx: DomainContext; live: LiveContext }> = async (app, { ctx, live }) => {
+export const v3Plugin: FastifyPluginAsyncTypebox<{ ctx: DomainContext; live: LiveContext; ice: IceConfig }> = async (app, { ctx, live, ice }) => {
   // The spec spells the member list `membersIds`; the domain calls it `memberIds`.
   installErrorHandler(app, { renameField: (field) => (field === 'memberIds' ? 'membersIds' : field), bodyMediaType: JSON_MEDIA_TYPE });
   await acceptJsonBodies(app);
@@ -149,6 +151,7 @@ export const v3Plugin: FastifyPluginAsyncTypebox<{ ctx: DomainContext; live: Liv
   registerSpaceRoutes(app, ctx);
   registerWebhookRoutes(app, ctx);
   registerAllowedOriginRoutes(app, ctx);
+  registerIceServerRoutes(app, ctx, ice);
   registerMeetingControlRoutes(app, live);
   registerWaitingRoutes(app, live);
 };

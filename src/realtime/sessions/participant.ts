@@ -76,6 +76,8 @@ export class ParticipantSession implements Session, Participating, ParticipantRo
       participants: entered.participants.map(participantView),
       host: entered.host,
       locked: entered.locked,
+      iceServers: connection.services.iceServers(),
+      iceTransportPolicy: connection.services.iceTransportPolicy,
     });
     if (entered.host) connection.send({ type: 'knocks', knocks: entered.knocks.map(knockView) });
     participantLists.hold(entered.place, entered.participants, since);
