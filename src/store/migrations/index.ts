@@ -19,6 +19,7 @@ import { lists } from './015_lists.ts';
 import { sfuPlacements } from './016_sfu_placements.ts';
 import { organizationChanges } from './017_organization_changes.ts';
 import { allowedOrigins } from './018_allowed_origins.ts';
+import { serviceSettings } from './023_service_settings.ts';
 
 const migrations: Record<string, Migration> = {
   '001_initial': initial,
@@ -34,6 +35,7 @@ const migrations: Record<string, Migration> = {
   '016_sfu_placements': sfuPlacements,
   '017_organization_changes': organizationChanges,
   '018_allowed_origins': allowedOrigins,
+  '023_service_settings': serviceSettings,
 };
 
 export const migrationProvider: MigrationProvider = {
