@@ -147,7 +147,7 @@ describe('meeting pages in Chromium', { skip: browserSkipReason() }, () => {
     const zed = await s.open(pageUrl(s.server, created.body.redirectUrl));
     assert.match(zed.page.url(), new RegExp(`/meetings/${created.body.id}\\?`));
     // skipPrejoin: in the call without touching anything, under the given name.
-    await zed.page.waitForFunction(() => (window as any).foyer?.phase() === 'call', undefined, { timeout: 15_000 });
+    await zed.page.waitForFunction(() => (window as any).foyer?.phase() === 'call', undefined, { timeout: 60_000 });
     await waitForParticipants(host.page, ['Host', 'Zed']);
     assert.equal(await zed.page.evaluate(() => document.documentElement.lang), 'de');
     assert.equal(await zed.page.textContent('#leave'), 'Verlassen');
@@ -155,6 +155,6 @@ describe('meeting pages in Chromium', { skip: browserSkipReason() }, () => {
     assert.equal(await zed.page.locator('.bar').isVisible(), false, 'embed: minimal interface');
     assert.deepEqual(await zed.page.evaluate(() => (window as any).foyer.media()), { audio: false, video: true, screen: false });
     // Others see Zed muted.
-    await host.page.waitForSelector('#people-list li:has-text("Zed") small:has-text("muted")', { state: 'attached', timeout: 10_000 });
+    await host.page.waitForSelector('#people-list li:has-text("Zed") small:has-text("muted")', { state: 'attached', timeout: 60_000 });
   });
 });
