@@ -3,8 +3,11 @@
  * - the domain imports nothing else of src/ (it owns its ports);
  * - no import circles anywhere in src/;
  * - storage is opened only by the composition roots (context.ts, main.ts,
- *   server.ts) and `foyer migrate`; everything else reaches it through
- *   the domain's ports;
+ *   server.ts); everything else reaches it through the domain's ports;
+ * - the edges where people and operators act (web, realtime, cli) call
+ *   the domain's commands, never the store: they import no port, and
+ *   scripts/edges-call-commands.mjs (run with this check) refuses any use
+ *   of the context's `store` in them;
  * - the edges (http, web, realtime, limits, cli) do not import each other's
  *   insides except where a seam is named below.
  */
@@ -29,8 +32,15 @@ module.exports = {
       name: 'store-only-from-composition-roots',
       comment: 'Only the composition roots open storage; commands use the ports in src/domain/ports.',
       severity: 'error',
-      from: { path: '^src/', pathNot: ['^src/store/', '^src/(context|main|server)\\.ts$', '^src/cli/commands/migrate\\.ts$'] },
+      from: { path: '^src/', pathNot: ['^src/store/', '^src/(context|main|server)\\.ts$'] },
       to: { path: '^src/store/' },
+    },
+    {
+      name: 'edges-call-commands',
+      comment: 'Pages, sockets and the CLI act through the commands of src/domain, not through its storage ports.',
+      severity: 'error',
+      from: { path: '^src/(web|realtime|cli)/' },
+      to: { path: '^src/domain/ports/' },
     },
     {
       name: 'store-is-below-the-edges',

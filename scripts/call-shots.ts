@@ -10,6 +10,9 @@
  * in-memory SQLite database.
  *
  *   node --import tsx scripts/call-shots.ts [--out DIR] [--only NAME,NAME]
+ *
+ * Reactions are emoji: without a colour emoji font (Debian:
+ * fonts-noto-color-emoji) headless Chromium draws them as empty boxes.
  */
 import type { Browser, Page } from 'playwright-core';
 import { operatorActor } from '../src/domain/actors.ts';
@@ -90,6 +93,15 @@ try {
         if (await ann.locator('#hand').count()) {
           await cat.click(width < 600 ? '#react' : '#hand');
           if (width < 600) await cat.click('#menu-hand');
+          await ann.waitForSelector('.tile.hand');
+          await dan.click('#react');
+          await dan.click('#reaction-menu [data-reaction="👏"]');
+          await ann.waitForSelector('.tile .reaction span');
+          await shot(ann, 'call-hand', width, lang);
+          await ann.click('#react');
+          await ann.waitForTimeout(300);
+          await shot(ann, 'call-reactions', width, lang);
+          await ann.keyboard.press('Escape');
         }
         await ann.click('#more');
         await ann.click('#view-toggle');
@@ -101,6 +113,9 @@ try {
           await bob.click('#chat');
           await bob.fill('#chat-input', 'Here are the notes: https://example.org/notes — see you at 3.');
           await bob.click('#chat-send');
+          await ann.click('#panel-close');
+          await ann.waitForSelector('#chat-unread:not([hidden])');
+          await shot(ann, 'call-unread', width, lang);
           await ann.click('#chat');
           await ann.waitForSelector('#chat-log li');
           await shot(ann, 'call-chat', width, lang);

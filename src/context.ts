@@ -34,6 +34,16 @@ export interface FoyerContext extends DomainContext {
   close(): Promise<void>;
 }
 
+/** `foyer migrate`: applies the pending migrations of DATABASE_URL; returns their names. */
+export async function migrateDatabase(databaseUrl: string): Promise<string[]> {
+  const store = await openStore(databaseUrl);
+  try {
+    return await store.migrate();
+  } finally {
+    await store.close();
+  }
+}
+
 export async function createContext(config: ContextConfig, options: ContextOptions = {}): Promise<FoyerContext> {
   let owned: StoreConnection | undefined;
   let store = options.store;

@@ -4,7 +4,10 @@
  * store, the key lookup cache (kept fresh by domain events), the realtime
  * side and its bus, the webhook worker, the SFU pool (a Janus of its own or
  * servers elsewhere, when configured), request limits when given, and the
- * HTTP application.
+ * HTTP application with its four surfaces mounted side by side as
+ * encapsulated plugins: the API (under API_PREFIX), the pages, the
+ * dashboard and signalling (`/ws`). Each owns its hooks, cookies and
+ * error handling; none registers another's routes.
  * `npm start` (main.ts) and the tests build servers only through here, so
  * what the tests run is what production runs.
  */
@@ -14,6 +17,7 @@ import type { Config } from './config.ts';
 import { createContext, type FoyerContext } from './context.ts';
 import type { StoreConnection } from './domain/ports/store.ts';
 import { recordPublicUrl } from './domain/public-url.ts';
+import { apiPlugin } from './http/api.ts';
 import { buildApp } from './http/app.ts';
 import { Metrics } from './http/metrics.ts';
 import { limitsGuard } from './http/plugins/limits.ts';
@@ -21,6 +25,12 @@ import type { Limits } from './limits/limits.ts';
 import { LookupCache } from './limits/lookup-cache.ts';
 import { createSmtpMailer } from './mail/smtp-mailer.ts';
 import { createRealtime, type Realtime, type RealtimeTuning } from './realtime/realtime.ts';
+import { signallingPlugin } from './realtime/ws-route.ts';
+import { currentMember } from './domain/sign-in.ts';
+import { dashboardPlugin } from './web/dashboard/plugin.ts';
+import { DASHBOARD, SESSION_COOKIE } from './web/dashboard/session.ts';
+import { browserKeyOf } from './web/participant-cookie.ts';
+import { pagesPlugin } from './web/plugin.ts';
 import { createWebhookWorker, type WebhookWorker, type WebhookWorkerOptions } from './webhooks/worker.ts';
 import type { JanusServerTuning } from './sfu/janus-server.ts';
 import { SfuPool } from './sfu/pool.ts';
@@ -84,13 +94,8 @@ export async function createServer(parts: ServerParts): Promise<FoyerServer> {
   const webhooks = createWebhookWorker(ctx, config, logger, parts.webhooks);
   const app = await buildApp({
     config,
-    ctx,
     database: store,
-    realtime,
-    background: sfu ? [webhooks, sfu] : [webhooks],
     logger,
-    lookups,
-    authGuard: parts.limits ? limitsGuard(parts.limits, lookups, config.secretPepper) : undefined,
     health: {
       limits: parts.limits,
       isShuttingDown: parts.isShuttingDown,
@@ -98,6 +103,28 @@ export async function createServer(parts: ServerParts): Promise<FoyerServer> {
     },
     metrics,
   });
+  await app.register(apiPlugin, {
+    prefix: config.apiPrefix,
+    ctx,
+    live: realtime.ctx,
+    ice: config.ice,
+    lookups,
+    authGuard: parts.limits ? limitsGuard(parts.limits, lookups, config.secretPepper) : undefined,
+  });
+  await app.register(pagesPlugin, { ctx, config });
+  await app.register(dashboardPlugin, { ctx, config, prefix: DASHBOARD });
+  await app.register(signallingPlugin, {
+    realtime,
+    pingIntervalMs: realtime.pingIntervalMs,
+    connectionsPerAddress: config.wsConnectionsPerAddress,
+    memberOf: async (request) => (await currentMember(ctx, request.cookies[SESSION_COOKIE]))?.actor ?? null,
+    browserOf: browserKeyOf,
+  });
+  for (const service of sfu ? [webhooks, sfu] : [webhooks]) {
+    app.addHook('onReady', async () => service.start());
+    app.addHook('onClose', async () => service.stop());
+  }
+  await app.ready();
   return { app, ctx, realtime, lookups, metrics, webhooks, sfu };
 }
 

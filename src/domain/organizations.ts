@@ -69,6 +69,12 @@ export async function listOrganizations(ctx: DomainContext): Promise<Organizatio
   return ctx.store.listOrganizations();
 }
 
+/** The ids of the organization's members who have set a password (the others have only their invitation or sign-on). */
+export async function membersWithPassword(ctx: DomainContext, actor: Actor): Promise<string[]> {
+  authorize(actor, 'organization.read');
+  return ctx.store.usersWithPassword(actor.organization.id);
+}
+
 /** What `GET /organizations` shows: the organization with all its users. */
 export async function readOrganization(
   ctx: DomainContext,

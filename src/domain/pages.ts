@@ -6,6 +6,8 @@
  */
 import type { PageCursor, PageRequest } from './ports/store.ts';
 
+export type { PageCursor, PageRequest };
+
 export const PAGE_SIZE_MAX = 100;
 
 export interface Page<T> {

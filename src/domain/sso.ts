@@ -104,6 +104,16 @@ export async function configureSso(ctx: DomainContext, actor: Actor, input: SsoI
   return view(sso);
 }
 
+/** Whether any organization signs its members in with single sign-on (the sign-in page then offers it). */
+export function anyOrganizationHasSso(ctx: DomainContext): Promise<boolean> {
+  return ctx.store.anyOrganizationSso();
+}
+
+/** Whether `organization` has single sign-on configured, usable or not (its secret may not unseal). */
+export async function hasSso(ctx: DomainContext, organization: Organization): Promise<boolean> {
+  return (await ctx.store.findOrganizationSso(organization.id)) !== undefined;
+}
+
 export async function showSso(ctx: DomainContext, actor: Actor): Promise<SsoView | undefined> {
   authorize(actor, 'sso.manage');
   const sso = await ctx.store.findOrganizationSso(actor.organization.id);

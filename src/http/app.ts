@@ -1,11 +1,11 @@
 /**
  * @module http/app
- * Builds the Fastify application: problem-details errors, the OpenAPI
- * document, health routes, under `API_PREFIX` one encapsulated API context
- * where every request is authenticated before its version plugin (v1 at
- * the prefix root, v2 at `/v2`, v3 at `/v3`) sees it, and the meeting
- * pages with the realtime side's socket at the root. It runs the realtime
- * side it is given with the server: started when ready, stopped on close.
+ * The Fastify application itself, before any surface is mounted: its
+ * server settings (timeouts, body limit, proxy trust), problem-details
+ * errors for what no surface handles, request metrics, the OpenAPI
+ * document and the health routes. The composition root (`src/server.ts`)
+ * then registers each surface (API, pages, dashboard, signalling) as an
+ * encapsulated plugin of its own, beside the others.
  *
  * No CORS: API secrets belong on servers, so browsers get no grant.
  */
@@ -13,45 +13,30 @@ import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import { TypeBoxValidatorCompiler, type TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Logger } from 'pino';
 import type { Config } from '../config.ts';
-import type { DomainContext } from '../domain/context.ts';
-import type { CredentialLookups } from '../domain/keys.ts';
 import type { StoreConnection } from '../domain/ports/store.ts';
-import type { Realtime } from '../realtime/realtime.ts';
-import { webPlugin } from '../web/plugin.ts';
 import { installHealthRoutes, type HealthOptions } from './health.ts';
-import { installAuth, type AuthGuard } from './plugins/auth.ts';
 import { installRootErrorHandling, sendProblem, toProblem } from './plugins/errors.ts';
 import type { Metrics } from './metrics.ts';
 import { installMetrics } from './plugins/metrics.ts';
 import { installOpenApi } from './plugins/openapi.ts';
-import { v1Plugin } from './v1/plugin.ts';
-import { v2Plugin } from './v2/plugin.ts';
-import { v3Plugin } from './v3/plugin.ts';
 
 /** Far above any valid request (the largest is a board update listing 200 member ids). */
 export const BODY_LIMIT_BYTES = 64 * 1024;
 
 export interface BuildAppOptions {
   config: Config;
-  ctx: DomainContext;
   /** The database connection, pinged by `/ready`. */
   database: Pick<StoreConnection, 'ping'>;
-  realtime: Realtime;
-  /** Services that run with the server (the webhook worker): started when ready, stopped on close. */
-  background?: Array<{ start(): void; stop(): Promise<void> }>;
   logger: Logger;
-  /** Where API keys are looked up (a cache in production); the store when absent. */
-  lookups?: CredentialLookups;
-  /** Request limits (see plugins/auth.ts and plugins/limits.ts). */
-  authGuard?: AuthGuard;
   /** What `/ready` checks besides the database, and whether shutdown has begun. */
   health?: HealthOptions;
   /** Request counts and `/metrics` (served only with METRICS_TOKEN). */
   metrics?: Metrics;
 }
 
+/** The application with no surface mounted yet; not ready (surfaces are registered next). */
 export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> {
-  const { config, ctx, realtime } = opts;
+  const { config } = opts;
   const app = Fastify({
     loggerInstance: opts.logger as FastifyBaseLogger,
     bodyLimit: BODY_LIMIT_BYTES,
@@ -78,25 +63,5 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
   await installOpenApi(app, config);
   installHealthRoutes(app, opts.database, opts.health);
 
-  await app.register(
-    async (api) => {
-      installAuth(api, { ctx, lookups: opts.lookups, guard: opts.authGuard });
-      await api.register(v1Plugin, { ctx });
-      await api.register(v2Plugin, { ctx, prefix: '/v2' });
-      await api.register(v3Plugin, { ctx, live: realtime.ctx, ice: config.ice, prefix: '/v3' });
-    },
-    { prefix: config.apiPrefix },
-  );
-
-  // Meeting pages, static files and signalling at the root.
-  await app.register(webPlugin, { ctx, config, realtime });
-  app.addHook('onReady', async () => realtime.start());
-  app.addHook('preClose', async () => realtime.stop());
-  for (const service of opts.background ?? []) {
-    app.addHook('onReady', async () => service.start());
-    app.addHook('onClose', async () => service.stop());
-  }
-
-  await app.ready();
   return app as unknown as FastifyInstance;
 }

@@ -12,7 +12,7 @@
 import type { DomainEvent } from '../domain/events.ts';
 import type { LiveContext } from '../domain/lifecycle.ts';
 import { dispatchAutoAccept } from '../domain/waiting/serving.ts';
-import { clientView, consoleView, lineSnapshot } from '../domain/waiting/views.ts';
+import { clientViewIn, consoleView, lineSnapshot } from '../domain/waiting/views.ts';
 import { CloseCode, type ServerMessage } from './protocol.ts';
 
 /** The board or queue a waiting client or a console follows. */
@@ -97,8 +97,8 @@ export class Lines {
           if (snapshot.space.members.some((m) => m.userId === userId)) follower.send({ type: 'console', view: consoleView(snapshot, userId) });
           else follower.refuse(CloseCode.notJoinable, 'not_member', 'You are no longer a member of this board or queue.');
         } else {
-          const entry = snapshot.entries.find((e) => e.id === follower.entryId) ?? (await this.ctx.store.findWaitingEntry(follower.entryId));
-          if (entry) follower.send({ type: 'waiting', token: undefined, view: clientView(snapshot, entry) });
+          const view = await clientViewIn(this.ctx, snapshot, follower.entryId);
+          if (view) follower.send({ type: 'waiting', token: undefined, view });
         }
       }
     } catch (error) {

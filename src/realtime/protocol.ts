@@ -45,7 +45,10 @@ export type ClientMessage =
   | { type: 'lock' }
   | { type: 'unlock' }
   | { type: 'admit'; knockId: string }
-  | { type: 'turn_away'; knockId: string };
+  | { type: 'turn_away'; knockId: string }
+  | { type: 'chat'; text: string }
+  | { type: 'hand'; raised: boolean }
+  | { type: 'reaction'; emoji: string };
 
 export interface ParticipantView {
   id: string;
@@ -55,6 +58,27 @@ export interface ParticipantView {
   screen: boolean;
   /** The meeting's host: everyone sees them as the host. */
   host: boolean;
+  /** Their hand is raised (kept by the instances, never stored). */
+  hand: boolean;
+}
+
+/** A chat message as everyone in the place receives it (the sender too). */
+export interface ChatMessage {
+  type: 'chat';
+  /** The sender's participant id. */
+  from: string;
+  /** The sender's display name when they sent it. */
+  name: string;
+  text: string;
+  /** When the server relayed it (ISO 8601). */
+  at: string;
+}
+
+/** A reaction as everyone in the place receives it (the sender too). */
+export interface ReactionMessage {
+  type: 'reaction';
+  from: string;
+  emoji: string;
 }
 
 /** Someone knocking, as their meeting's host sees them. */
@@ -80,6 +104,8 @@ export type ServerMessage =
       iceServers: IceServer[];
       /** `relay`: use the TURN relay only (the operator's ICE_TRANSPORT_POLICY). */
       iceTransportPolicy: 'all' | 'relay';
+      /** What this server relays besides media and presence: `chat`, `hand`, `reaction`. */
+      features: string[];
     }
   | { type: 'participants'; participants: ParticipantView[] }
   | { type: 'offer' | 'answer'; from: string; sdp: string }
@@ -89,7 +115,9 @@ export type ServerMessage =
   | { type: 'knocks'; knocks: KnockView[] }
   | { type: 'lock'; locked: boolean }
   | { type: 'mute_requested' }
-  | { type: 'error'; code: string; message: string }
+  | ChatMessage
+  | ReactionMessage
+  | { type: 'error'; code: string; message: string; about?: 'chat' | 'reaction' }
   | { type: 'pong' }
   | { type: 'waiting'; token: string | undefined; view: ClientView }
   | { type: 'console'; view: ConsoleView };
@@ -184,6 +212,13 @@ const PARSERS: { [T in ClientMessage['type']]: (o: Fields) => MessageOf<T> } = {
   unlock: () => ({ type: 'unlock' }),
   admit: (o) => ({ type: 'admit', knockId: str(o, 'knockId', MAX_ID_CHARS) }),
   turn_away: (o) => ({ type: 'turn_away', knockId: str(o, 'knockId', MAX_ID_CHARS) }),
+  // Length and the list of reactions are the handlers' to check: a message too long is refused, not the socket closed.
+  chat(o) {
+    if (typeof o.text !== 'string') fail('"text" must be a string.');
+    return { type: 'chat', text: o.text };
+  },
+  hand: (o) => ({ type: 'hand', raised: bool(o, 'raised') }),
+  reaction: (o) => ({ type: 'reaction', emoji: str(o, 'emoji', 16) }),
 };
 
 function optionalBool(o: Fields, key: string): boolean | undefined {
@@ -209,8 +244,8 @@ export function parseClientMessage(text: string): ClientMessage {
 }
 
 /** How a participant is shown to the others. */
-export function participantView(p: { id: string; displayName: string; audio: boolean; video: boolean; screen: boolean; host: boolean }): ParticipantView {
-  return { id: p.id, name: p.displayName, audio: p.audio, video: p.video, screen: p.screen, host: p.host };
+export function participantView(p: { id: string; displayName: string; audio: boolean; video: boolean; screen: boolean; host: boolean; hand?: boolean }): ParticipantView {
+  return { id: p.id, name: p.displayName, audio: p.audio, video: p.video, screen: p.screen, host: p.host, hand: p.hand === true };
 }
 
 export function knockView(k: { id: string; displayName: string; arrivedAt: Date; wasRemoved: boolean }): KnockView {

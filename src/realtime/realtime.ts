@@ -159,6 +159,8 @@ export class Realtime {
   private catchUp(why: 'reconnected' | 'missed'): void {
     this.log.warn({ why }, 'realtime: catching up participants and waiting lists from the database');
     void this.services.track(this.services.participantLists.refreshAll((error) => this.log.error({ err: error }, 'realtime: could not read presence')));
+    // Hands are in no database: the instances say again whose are raised (a change lost meanwhile is then put right).
+    for (const place of this.services.registry.places()) this.bus.publish({ t: 'hands', place });
     this.services.lines.refreshAll();
   }
 }

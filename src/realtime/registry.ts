@@ -32,6 +32,10 @@ export interface Participating extends InPlace {
   /** The meeting's host. */
   readonly host: boolean;
   readonly member: Actor | null;
+  /** Their hand is raised. */
+  readonly hand: boolean;
+  /** Tells every instance their hand's state again (a list read from the database has no hands). */
+  reannounceHand(): void;
   send(message: ServerMessage): void;
   refuse(code: number, errorCode: string, message: string): void;
 }

@@ -87,8 +87,14 @@ export interface ParticipantRole {
   readonly place: PlaceRef;
   /** In a meeting as its host. */
   readonly host: boolean;
+  /** Their display name, as the others see it. */
+  readonly name: string;
   /** Records the newest media state; written and announced at a bounded rate. */
   announceMedia(media: MediaState): void;
+  /** Raises or lowers their hand; announced at a bounded rate, the newest state always. */
+  raiseHand(raised: boolean): void;
+  /** Whether one more chat message (or reaction) is within their rate; counts it when it is. */
+  allow(kind: 'chat' | 'reaction'): boolean;
 }
 
 /** A waiting client's session, as its message handlers use it. */

@@ -1,7 +1,10 @@
 /**
  * @module realtime/ws-route
- * The signalling WebSocket at `/ws` (outside the API prefix: browsers use
- * it, not API clients). Oversized frames are refused by `ws` itself
+ * The signalling surface: the WebSocket at `/ws` (outside the API prefix:
+ * browsers use it, not API clients), mounted by the composition root as an
+ * encapsulated plugin of its own. It reads the cookies it needs itself
+ * and runs the realtime side it is given with the server: started when
+ * the server is ready, stopped (every connection closed) before it closes. Oversized frames are refused by `ws` itself
  * (close 1009), malformed ones by the connection (close 4400); either way only
  * that socket closes. Server pings detect a dropped connection within two
  * ping intervals, and the participant then leaves like anyone else.
@@ -14,6 +17,7 @@
  * of a refused upgrade (only an abnormal close, after which it would keep
  * reconnecting).
  */
+import fastifyCookie from '@fastify/cookie';
 import websocket from '@fastify/websocket';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Actor } from '../domain/actors.ts';
@@ -70,8 +74,13 @@ function sameOrigin(request: FastifyRequest): boolean {
   }
 }
 
-export async function realtimeRoutes(app: FastifyInstance, opts: WsRouteOptions): Promise<void> {
+export async function signallingPlugin(app: FastifyInstance, opts: WsRouteOptions): Promise<void> {
   const { realtime, pingIntervalMs } = opts;
+  // Before the websocket plugin's own preClose (which drops every socket): connections close with a reason, and presence is recorded.
+  app.addHook('onReady', async () => realtime.start());
+  app.addHook('preClose', async () => realtime.stop());
+  // The member's session and the participant cookie are read at the upgrade.
+  await app.register(fastifyCookie);
   await app.register(websocket, { options: { maxPayload: MAX_MESSAGE_BYTES } });
   const members = new WeakMap<FastifyRequest, Actor | null>();
   const openByAddress = new Map<string, number>();

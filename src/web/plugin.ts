@@ -1,7 +1,8 @@
 /**
  * @module web/plugin
- * Where people meet, registered at the root of `{redirect_host}` (not under
- * the API prefix):
+ * The pages surface: where people meet, mounted by the composition root
+ * as an encapsulated plugin at the root of `{redirect_host}` (not under
+ * the API prefix), beside the API, the dashboard and signalling:
  * - `/meetings/:id` and `/:slug` (rooms; boards without a waiting list):
  *   the meeting front end; `/:slug` of a queue or a board with a waiting
  *   list: the waiting page (public/js/pages/waiting.js), which moves into
@@ -15,9 +16,7 @@
  *   dashboard's usage charts load (its ES module and style sheet), from
  *   node_modules, so no CDN is involved;
  * - `/sdk/foyer.js`: the embedding SDK (public/sdk/foyer.js), an ES module
- *   other sites load, so served with `Access-Control-Allow-Origin: *`;
- * - `/ws`: signalling and presence, served by the realtime side it is given
- *   (created and run by the composition root, see src/realtime/).
+ *   other sites load, so served with `Access-Control-Allow-Origin: *`.
  *
  * Which link or slug can be entered is the domain's decision (places.ts).
  */
@@ -34,18 +33,15 @@ import { allowedOriginsOf, frameAncestorsFor } from '../domain/allowed-origins.t
 import { meetingAtLink, placeAtSlug, slugAdmission } from '../domain/places.ts';
 import type { QueryParameters } from '../domain/types.ts';
 import { iceServersFor } from '../realtime/ice.ts';
-import type { Realtime } from '../realtime/realtime.ts';
-import { realtimeRoutes } from '../realtime/ws-route.ts';
 import { pageHeaders } from './headers.ts';
 import { bundleRoutes } from './bundles.ts';
 import { plainView, shellView, type ShellSettings } from './pages.ts';
 import { pageStrings, pickLang, type Lang } from './strings.ts';
-import { dashboardPlugin } from './dashboard/plugin.ts';
-import { DASHBOARD, SESSION_COOKIE } from './dashboard/session.ts';
+import { SESSION_COOKIE } from './dashboard/session.ts';
 import { currentMember } from '../domain/sign-in.ts';
 import { memberOfPass } from '../domain/member-pass.ts';
 import { registerViews } from './views.ts';
-import { browserKeyOf, ensureParticipantCookie } from './participant-cookie.ts';
+import { ensureParticipantCookie } from './participant-cookie.ts';
 import { isHost } from '../domain/policies.ts';
 
 const PUBLIC_DIR = fileURLToPath(new URL('../../public/', import.meta.url));
@@ -53,24 +49,16 @@ const UPLOT_DIR = join(dirname(createRequire(import.meta.url).resolve('uplot/pac
 /** The only files of the package a browser may fetch. */
 const UPLOT_FILES = new Set(['/uPlot.esm.js', '/uPlot.min.css']);
 
-export interface WebPluginOptions {
+export interface PagesPluginOptions {
   ctx: DomainContext;
   config: Config;
-  realtime: Realtime;
 }
 
-export async function webPlugin(app: FastifyInstance, opts: WebPluginOptions): Promise<void> {
-  const { ctx, config, realtime } = opts;
+export async function pagesPlugin(app: FastifyInstance, opts: PagesPluginOptions): Promise<void> {
+  const { ctx, config } = opts;
 
-  // Cookies carry the dashboard session and language; the signalling socket and the pages read the session too.
+  // A meeting page reads the member's session (to say "you are the host") and sets the participant cookie.
   await app.register(fastifyCookie);
-  await app.register(realtimeRoutes, {
-    realtime,
-    pingIntervalMs: realtime.pingIntervalMs,
-    connectionsPerAddress: config.wsConnectionsPerAddress,
-    memberOf: async (request) => (await currentMember(ctx, request.cookies[SESSION_COOKIE]))?.actor ?? null,
-    browserOf: browserKeyOf,
-  });
   await app.register(fastifyStatic, {
     root: PUBLIC_DIR,
     prefix: '/static/',
@@ -112,7 +100,6 @@ export async function webPlugin(app: FastifyInstance, opts: WebPluginOptions): P
   // Before the pages: their shells name the bundles by their content's hash.
   await app.register(bundleRoutes);
   await registerViews(app);
-  await app.register(dashboardPlugin, { ctx, config, prefix: DASHBOARD });
 
   const langOf = (request: FastifyRequest): Lang => pickLang((request.query as Record<string, unknown>)?.lang);
 

@@ -161,6 +161,12 @@ for (const engine of ENGINES) {
       await other.click('#mic');
       const muted = await nextEvent(page, 'Olga muting', (e) => e.type === 'media_changed' && e.participantId === olgaId);
       assert.deepEqual([muted.audio, muted.self], [false, false]);
+      // Olga writes in the chat: the parent hears the message as text.
+      await other.click('#chat');
+      await other.fill('#chat-input', 'Hello <b>Gus</b>');
+      await other.click('#chat-send');
+      const chat = await nextEvent(page, 'Olga\'s chat message', (e) => e.type === 'chat_message');
+      assert.deepEqual([chat.participantId, chat.displayName, chat.text, chat.self, chat.meetingId], [olgaId, 'Olga', 'Hello <b>Gus</b>', false, meeting.id]);
 
       // Commands from the parent page.
       assert.equal((await command(page, 'mute', 'mute')).type, 'command_done');

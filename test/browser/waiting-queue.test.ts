@@ -47,6 +47,12 @@ describe('a queue in Chromium', { skip }, () => {
 
     await samConsole.click('#take-next');
     await inCall(one);
+    // A 1:1 call: chat and reactions, but no hand to raise, on either side.
+    for (const page of [one, samConsole]) {
+      await page.waitForSelector('#chat', { timeout: WAIT });
+      assert.equal(await page.locator('#react').count(), 1);
+      assert.equal(await page.locator('#hand, #menu-hand').count(), 0);
+    }
     await waitUntil('Sam serving One', async () => (await serving(samConsole)) === 'One' || undefined, { timeout: WAIT });
     await consoleShowsWaiting(tiaConsole, ['Two', 'Three']);
     await tiaConsole.click('#take-next');

@@ -7,7 +7,6 @@
  * as soon as a section adds it; a test server then confirms each one is
  * really served (`hasRoute`).
  */
-import fastifyCookie from '@fastify/cookie';
 import Fastify from 'fastify';
 import type { Config } from '../../src/config.ts';
 import type { DomainContext } from '../../src/domain/context.ts';
@@ -34,7 +33,6 @@ export async function dashboardRouteTable(ctx: DomainContext, config: Config): P
       routes.set(`${method} ${url}`, { method, url, params, public: route.config?.public === true });
     }
   });
-  await app.register(fastifyCookie);
   await app.register(dashboardPlugin, { ctx, config, prefix: DASHBOARD });
   await app.ready();
   await app.close();

@@ -3,7 +3,7 @@
 // (docs/signalling.md): come back, an end screen, or a refusal.
 import { Signalling } from '../lib/signalling.js';
 import { CloseCode, RECONNECT_CODES } from '../shared/close-codes.js';
-import { announcePresence } from './announce.js';
+import { announce as say, announcePresence } from './announce.js';
 import { onChat, onChatRefused } from './chat.js';
 import { finish } from './end.js';
 import { announce, refreshLock, renderKnocks, showMuteRequest } from './host.js';
@@ -123,7 +123,9 @@ async function onMessage(c, m) {
       if (m.code === 'bad_name') return showPrejoin(c, () => connect(c), m.message);
       if (m.code === 'removed') return finish(c, 'removed');
       if (m.code === 'turned_away') return finish(c, 'turnedAway');
-      if (m.code === 'slow_down') return onChatRefused(c);
+      // A chat message or reaction refused (too long, too many): said beside the message box; the call goes on.
+      if (m.about === 'chat') return onChatRefused(c, m.code);
+      if (m.about === 'reaction') return m.code === 'slow_down' ? say(c, t('reactionSlowDown')) : undefined;
       // A host action the server did not carry out (the knocker left, the participant was gone).
       if (['forbidden', 'not_found', 'validation_failed'].includes(m.code) && state.phase === 'call') return announce(t('refused') + m.message);
       if (m.code === 'not_found') return finish(c, 'notFound');

@@ -19,6 +19,7 @@ import { sendReaction, setHand } from './reactions.js';
 import { newBackoff, reconnectWhenOnline } from './reconnect.js';
 import { refresh, relayout } from './screen.js';
 import { openSettings } from './settings.js';
+import { listenForShortcuts } from './shortcuts.js';
 import { feedLevels } from './speaking.js';
 import { attachStream, renderPeerState, setQuality } from './tiles.js';
 import { renderPeople } from './people.js';
@@ -106,6 +107,8 @@ export function createCall(page, { onEnd = null, waitingCall = false } = {}) {
   };
   reconnectWhenOnline(c, c.actions.join);
   watchDevices(c);
+  // Ctrl+D / Ctrl+E (⌘ on a Mac), only while the call screen is up.
+  listenForShortcuts(c);
   c.on('call', () => startMonitors(c));
 
   return {

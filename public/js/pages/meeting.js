@@ -35,6 +35,10 @@ window.foyer = {
   locked: () => state.locked,
   knocks: () => state.knocks.map((k) => k.name),
   hosts: () => state.participants.filter((p) => p.host).map((p) => p.name),
+  /** What the live region said (joins, leaves, hands, reactions, messages), oldest first. */
+  announcements: () => call.announcements(),
+  /** Names of those whose hand is raised. */
+  hands: () => state.participants.filter((p) => p.hand).map((p) => p.name),
 };
 
 window.addEventListener('pagehide', () => {

@@ -4,7 +4,7 @@
  */
 import type { Command } from 'commander';
 import { loadConfig } from '../../config.ts';
-import { openStore } from '../../store/open.ts';
+import { migrateDatabase } from '../../context.ts';
 import type { Output } from '../output.ts';
 
 export function registerMigrate(program: Command, out: () => Output): void {
@@ -12,12 +12,7 @@ export function registerMigrate(program: Command, out: () => Output): void {
     .command('migrate')
     .description('apply pending database migrations')
     .action(async () => {
-      const store = await openStore(loadConfig().databaseUrl);
-      try {
-        const applied = await store.migrate();
-        out().result({ applied }, applied.length ? applied.map((m) => `applied ${m}`) : 'Database is up to date.');
-      } finally {
-        await store.close();
-      }
+      const applied = await migrateDatabase(loadConfig().databaseUrl);
+      out().result({ applied }, applied.length ? applied.map((m) => `applied ${m}`) : 'Database is up to date.');
     });
 }

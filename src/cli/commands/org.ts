@@ -6,7 +6,7 @@
 import type { Command } from 'commander';
 import { operatorActor } from '../../domain/actors.ts';
 import { listOrganizationChanges } from '../../domain/organization-changes.ts';
-import { createOrganization, getOrganization, listOrganizations } from '../../domain/organizations.ts';
+import { createOrganization, getOrganization, listOrganizations, readOrganization } from '../../domain/organizations.ts';
 import type { Output } from '../output.ts';
 import { presentChange, presentOrganization, presentUser } from '../presenters.ts';
 import { withContext } from '../context.ts';
@@ -49,7 +49,7 @@ export function registerOrg(program: Command, out: () => Output): void {
     .action((ref: string) =>
       withContext(async (ctx) => {
         const found = await getOrganization(ctx, ref);
-        const users = await ctx.store.listUsers(found.id);
+        const { users } = await readOrganization(ctx, operatorActor(found));
         out().result({ ...presentOrganization(found), users: users.map(presentUser) }, [
           `${found.name} (${found.slug}, ${found.type}) ${found.id}`,
           ...users.map((u) => `  ${u.email}\t${u.role}\t${u.fullName}\t${u.id}`),

@@ -146,6 +146,12 @@ export async function clientSnapshot(ctx: LiveContext, entryId: string): Promise
   return snapshot && { entry, view: clientView(snapshot, entry) };
 }
 
+/** A client's view in `snapshot`: from the line when they are in it, or (a final state) from their entry. */
+export async function clientViewIn(ctx: LiveContext, snapshot: LineSnapshot, entryId: string): Promise<ClientView | undefined> {
+  const entry = snapshot.entries.find((e) => e.id === entryId) ?? (await ctx.store.findWaitingEntry(entryId));
+  return entry && clientView(snapshot, entry);
+}
+
 /** For a member's console: the line of a space they serve. */
 export async function memberSnapshot(ctx: LiveContext, actor: Actor, spaceId: string): Promise<ConsoleView | undefined> {
   if (actor.kind !== 'member') return undefined;

@@ -3,18 +3,24 @@
  * A participant in a meeting place. Entering registers them with the place
  * on this instance and holds the place's participant list here (from
  * their join's read, when they are the first here); they relay WebRTC
- * negotiation, announce their media at a bounded rate, and, as the
- * meeting's host, run it. Closing leaves the place (the other instances
+ * negotiation, announce their media and their hand at a bounded rate,
+ * chat and react (relayed to everyone in the place, never stored), and,
+ * as the meeting's host, run it. Closing leaves the place (the other instances
  * learn it from the `participant.left` delta).
  */
 import type { JoinOutcome } from '../../domain/joining.ts';
 import { leavePlace, updateMedia } from '../../domain/places.ts';
 import type { MediaState, PlaceRef } from '../../domain/presence.ts';
 import { handleAdmit, handleAskMute, handleEnd, handleLock, handleRemove, handleTurnAway, handleUnlock } from '../handlers/host.ts';
+import { CALL_FEATURES, CHAT_RATE, REACTION_RATE } from '../../../public/js/shared/call-extras.js';
+import { handleChat } from '../handlers/chat.ts';
 import { refuseSecondJoin, handleHangUp } from '../handlers/control.ts';
+import { handleHand } from '../handlers/hand.ts';
 import { handleMedia } from '../handlers/media.ts';
+import { handleReaction } from '../handlers/reaction.ts';
 import { handleRelay } from '../handlers/relay.ts';
 import { CloseCode, knockView, participantView, type ServerMessage } from '../protocol.ts';
+import { TokenBucket } from '../rate-limit.ts';
 import type { Participating } from '../registry.ts';
 import type { HandlerTable, ParticipantRole, Session, SessionHost } from '../session.ts';
 
@@ -40,6 +46,9 @@ const HANDLERS: HandlerTable<ParticipantSession> = {
   unlock: handleUnlock,
   admit: handleAdmit,
   turn_away: handleTurnAway,
+  chat: handleChat,
+  hand: handleHand,
+  reaction: handleReaction,
 };
 
 type Entered = Extract<JoinOutcome, { kind: 'entered' }>;
@@ -52,11 +61,18 @@ export class ParticipantSession implements Session, Participating, ParticipantRo
   private mediaTimer: NodeJS.Timeout | undefined;
   private lastMediaAt = 0;
   private left = false;
+  /** The hand as this participant last set it, and as it was last announced. */
+  private raised = false;
+  private announcedHand = false;
+  private handTimer: NodeJS.Timeout | undefined;
+  private lastHandAt = 0;
+  private readonly rates = { chat: new TokenBucket(CHAT_RATE), reaction: new TokenBucket(REACTION_RATE) };
 
   private constructor(
     readonly connection: SessionHost,
     readonly place: PlaceRef,
     readonly host: boolean,
+    readonly name: string,
   ) {}
 
   /**
@@ -66,18 +82,21 @@ export class ParticipantSession implements Session, Participating, ParticipantRo
    */
   static enter(connection: SessionHost, entered: Entered, since: number): ParticipantSession {
     const { registry, participantLists } = connection.services;
-    const session = new ParticipantSession(connection, entered.place, entered.host);
+    const session = new ParticipantSession(connection, entered.place, entered.host, entered.you.displayName);
     connection.become(session);
     registry.enter(session);
+    // Hands are known only to the lists held from deltas (never stored); a list not held here yet learns them as its participants announce them again.
+    const raised = new Set((participantLists.entries(entered.place) ?? []).filter((e) => e.hand).map((e) => e.id));
     connection.send({
       type: 'welcome',
       you: participantView(entered.you),
       place: { kind: entered.place.kind === 'meeting' ? 'meeting' : 'room', title: entered.title },
-      participants: entered.participants.map(participantView),
+      participants: entered.participants.map((p) => participantView({ ...p, hand: raised.has(p.id) })),
       host: entered.host,
       locked: entered.locked,
       iceServers: connection.services.iceServers(),
       iceTransportPolicy: connection.services.iceTransportPolicy,
+      features: [...CALL_FEATURES],
     });
     if (entered.host) connection.send({ type: 'knocks', knocks: entered.knocks.map(knockView) });
     participantLists.hold(entered.place, entered.participants, since);
@@ -131,9 +150,40 @@ export class ParticipantSession implements Session, Participating, ParticipantRo
     this.scheduleMedia();
   }
 
+  get hand(): boolean {
+    return this.raised;
+  }
+
+  allow(kind: 'chat' | 'reaction'): boolean {
+    return this.rates[kind].take();
+  }
+
+  raiseHand(raised: boolean): void {
+    this.raised = raised;
+    if (this.handTimer || this.left) return;
+    const wait = Math.max(0, this.lastHandAt + MEDIA_UPDATE_INTERVAL_MS - Date.now());
+    if (wait === 0) return this.publishHand();
+    this.handTimer = setTimeout(() => {
+      this.handTimer = undefined;
+      this.publishHand();
+    }, wait);
+  }
+
+  reannounceHand(): void {
+    if (!this.left) this.publishHand(true);
+  }
+
+  private publishHand(again = false): void {
+    if (this.left || (!again && this.raised === this.announcedHand)) return;
+    this.announcedHand = this.raised;
+    this.lastHandAt = Date.now();
+    this.connection.services.publish({ t: 'presence', place: this.place, change: { kind: 'hand', participantId: this.id, raised: this.raised } });
+  }
+
   async closed(): Promise<void> {
     this.left = true;
     clearTimeout(this.mediaTimer);
+    clearTimeout(this.handTimer);
     const { registry, participantLists, ctx } = this.connection.services;
     if (!registry.leave(this)) participantLists.release(this.place);
     await leavePlace(ctx, this.id);

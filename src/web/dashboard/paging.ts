@@ -5,7 +5,7 @@
  * value that is not one starts at the newest.
  */
 import type { Page } from '../../domain/pages.ts';
-import type { PageCursor, PageRequest } from '../../domain/ports/store.ts';
+import type { PageCursor, PageRequest } from '../../domain/pages.ts';
 
 export const PAGE_SIZE = 50;
 

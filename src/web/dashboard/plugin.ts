@@ -6,13 +6,17 @@
  * every state-changing form protected against CSRF (@fastify/csrf-protection,
  * its token bound to the session), a session read once per request, and
  * one route module per section in routes/ (registered under the
- * `/dashboard` prefix, so their paths are relative). Every route checks
+ * `/dashboard` prefix, so their paths are relative). The composition root
+ * mounts it as an encapsulated plugin beside the API, the pages and
+ * signalling; its hooks (session, CSRF, NUL check) and errors stay inside. Every route checks
  * the member on the server: the domain's policies decide each action.
  */
+import fastifyCookie from '@fastify/cookie';
 import fastifyCsrf from '@fastify/csrf-protection';
 import formbody from '@fastify/formbody';
 import type { FastifyInstance } from 'fastify';
 import { createHmac } from 'node:crypto';
+import { registerViews } from '../views.ts';
 import { installDashboardErrors } from './errors.ts';
 import { authRoutes } from './routes/auth.ts';
 import { consoleRoutes } from './routes/consoles.ts';
@@ -51,6 +55,9 @@ const SECTIONS: DashboardRoutes[] = [
 
 export async function dashboardPlugin(app: FastifyInstance, options: DashboardOptions): Promise<void> {
   const { ctx, config } = options;
+  // Mounted beside the other surfaces: its cookies (session, CSRF, language) and templates are its own.
+  await app.register(fastifyCookie);
+  await registerViews(app);
   // Forms are small; a larger body is not one of ours.
   await app.register(formbody, { bodyLimit: 32 * 1024 });
   await app.register(fastifyCsrf, {

@@ -5,7 +5,9 @@
  */
 import { NotFoundError, ValidationError } from '../../../domain/errors.ts';
 import { memberOfLink, setPasswordWithLink } from '../../../domain/member-links.ts';
+import { getOrganization } from '../../../domain/organizations.ts';
 import { signIn, signOut } from '../../../domain/sign-in.ts';
+import { anyOrganizationHasSso } from '../../../domain/sso.ts';
 import type { DashboardRoutes } from '../section.ts';
 import { renderPage } from '../render.ts';
 import { clearSessionCookie, DASHBOARD, safeNext, SESSION_COOKIE, setSessionCookie } from '../session.ts';
@@ -20,7 +22,7 @@ export const authRoutes: DashboardRoutes = (app, { ctx, config }) => {
   /** The other ways in the sign-in page offers: "forgot password?" with mail, single sign-on when an organization has it. */
   const offers = async () => ({
     forgotPassword: Boolean(ctx.mailer),
-    sso: Boolean(config.ssoSecretKey) && (await ctx.store.anyOrganizationSso()),
+    sso: Boolean(config.ssoSecretKey) && (await anyOrganizationHasSso(ctx)),
   });
 
   app.get('/sign-in', PUBLIC, async (request, reply) => {
@@ -65,8 +67,8 @@ export const authRoutes: DashboardRoutes = (app, { ctx, config }) => {
   app.get<{ Params: { token: string } }>('/password/:token', PUBLIC, async (request, reply) => {
     try {
       const { user } = await memberOfLink(ctx, request.params.token);
-      const organization = await ctx.store.findOrganization(user.organizationId);
-      return renderPage(request, reply, 'password', { name: user.fullName, organization: organization?.name ?? '', errors: {} });
+      const organization = await getOrganization(ctx, user.organizationId);
+      return renderPage(request, reply, 'password', { name: user.fullName, organization: organization.name, errors: {} });
     } catch (error) {
       if (error instanceof NotFoundError) return renderPage(request, reply, 'message', { titleKey: 'linkUnusableTitle', textKey: 'linkUnusable' }, 410);
       throw error;
@@ -78,8 +80,8 @@ export const authRoutes: DashboardRoutes = (app, { ctx, config }) => {
     const token = request.params.token;
     const again = async (errors: Record<string, string>) => {
       const { user } = await memberOfLink(ctx, token);
-      const organization = await ctx.store.findOrganization(user.organizationId);
-      return renderPage(request, reply, 'password', { name: user.fullName, organization: organization?.name ?? '', errors }, 400);
+      const organization = await getOrganization(ctx, user.organizationId);
+      return renderPage(request, reply, 'password', { name: user.fullName, organization: organization.name, errors }, 400);
     };
     try {
       if ((form.password ?? '') !== (form.confirm ?? '')) return await again({ confirm: 'passwordMismatch' });

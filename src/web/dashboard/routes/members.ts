@@ -20,7 +20,7 @@ import type { Actor } from '../../../domain/actors.ts';
 import { DomainError } from '../../../domain/errors.ts';
 import { inviteMember, issueMemberLink, OPERATOR_LINK_HOURS, type IssuedLink } from '../../../domain/member-links.ts';
 import { listOrganizationChanges, type OrganizationChange } from '../../../domain/organization-changes.ts';
-import { changeUserRole, ORGANIZATION_ROLES, readOrganization, removeUser } from '../../../domain/organizations.ts';
+import { changeUserRole, membersWithPassword, ORGANIZATION_ROLES, readOrganization, removeUser } from '../../../domain/organizations.ts';
 import { authorize } from '../../../domain/policies.ts';
 import type { User } from '../../../domain/types.ts';
 import { LANGS } from '../../../../public/js/shared/langs.js';
@@ -81,7 +81,7 @@ export const memberRoutes: DashboardRoutes = (app, { ctx }) => {
 
   const showList = async (request: FastifyRequest, reply: FastifyReply, actor: Actor, extra: { notice?: string | undefined; error?: string | undefined }, status = 200) => {
     const { users } = await readOrganization(ctx, actor);
-    const withPassword = new Set(await ctx.store.usersWithPassword(actor.organization.id));
+    const withPassword = new Set(await membersWithPassword(ctx, actor));
     const lang = dashboardLang(request, reply);
     const selfId = actor.kind === 'member' ? actor.user.id : null;
     return renderPage(

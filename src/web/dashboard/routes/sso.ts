@@ -17,7 +17,8 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { NotFoundError } from '../../../domain/errors.ts';
 import { seal, unseal } from '../../../domain/sealing.ts';
-import { signInWithSso, SSO_CALLBACK_PATH, ssoClient } from '../../../domain/sso.ts';
+import { getOrganization } from '../../../domain/organizations.ts';
+import { hasSso, signInWithSso, SSO_CALLBACK_PATH, ssoClient } from '../../../domain/sso.ts';
 import type { Organization } from '../../../domain/types.ts';
 import { renderPage } from '../render.ts';
 import type { DashboardRoutes } from '../section.ts';
@@ -53,6 +54,16 @@ export const ssoRoutes: DashboardRoutes = (app, { ctx, config }) => {
   const form = (request: FastifyRequest, reply: FastifyReply, values: Record<string, string>, error?: string, status = 200) =>
     renderPage(request, reply, 'sso', { values, next: safeNext(values.next), errors: error ? { organization: error } : {} }, status, TO_PROVIDER);
 
+  /** The organization of this slug (or id), if any. */
+  const organizationAt = async (ref: string): Promise<Organization | undefined> => {
+    try {
+      return await getOrganization(ctx, ref);
+    } catch (error) {
+      if (error instanceof NotFoundError) return undefined;
+      throw error;
+    }
+  };
+
   // To a page of its own, so that reloading it or switching its language does not replay the callback.
   const refuse = (reply: FastifyReply, reason: Refusal, organization?: Organization) =>
     reply.redirect(`${DASHBOARD}/sso/refused?reason=${reason}${organization ? `&organization=${encodeURIComponent(organization.slug)}` : ''}`, 303);
@@ -75,14 +86,14 @@ export const ssoRoutes: DashboardRoutes = (app, { ctx, config }) => {
     if (!key) return reply.callNotFound();
     const body = (request.body ?? {}) as Record<string, string | undefined>;
     const values = { organization: (body.organization ?? '').trim().toLowerCase(), next: body.next ?? '' };
-    const organization = values.organization ? await ctx.store.findOrganization(values.organization) : undefined;
+    const organization = values.organization ? await organizationAt(values.organization) : undefined;
     let client;
     try {
       if (!organization || organization.slug !== values.organization) throw new NotFoundError('sso');
       client = await ssoClient(ctx, organization);
     } catch (error) {
       if (!(error instanceof NotFoundError)) throw error;
-      if (organization && (await ctx.store.findOrganizationSso(organization.id))) {
+      if (organization && (await hasSso(ctx, organization))) {
         request.log.warn({ organization: organization.slug }, 'single sign-on client secret cannot be unsealed: was SSO_SECRET_KEY changed? Set it again with foyer org sso');
       }
       return form(request, reply, values, values.organization ? 'ssoUnknownOrganization' : 'ssoOrganizationMissing', 400);
@@ -106,7 +117,7 @@ export const ssoRoutes: DashboardRoutes = (app, { ctx, config }) => {
     const opened = sealed ? unseal(key, FLOW_PURPOSE, FLOW_COOKIE, sealed) : undefined;
     const flow = opened ? (JSON.parse(opened) as SealedFlow) : undefined;
     if (!flow || flow.expiresAt <= ctx.now().getTime()) return refuse(reply, 'ssoExpired');
-    const organization = await ctx.store.findOrganization(flow.organizationId);
+    const organization = await organizationAt(flow.organizationId);
     if (!organization) return refuse(reply, 'ssoUnavailable');
     let identity;
     try {
