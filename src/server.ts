@@ -16,6 +16,7 @@ import type { Logger } from 'pino';
 import type { Config } from './config.ts';
 import { createContext, type FoyerContext } from './context.ts';
 import type { StoreConnection } from './domain/ports/store.ts';
+import { recordPublicUrl } from './domain/public-url.ts';
 import { apiPlugin } from './http/api.ts';
 import { buildApp } from './http/app.ts';
 import { Metrics } from './http/metrics.ts';
@@ -72,6 +73,8 @@ export async function createServer(parts: ServerParts): Promise<FoyerServer> {
     mailer,
     onListenerError: (error, event) => logger.error({ err: error, event: event.type }, 'a listener of a domain event failed'),
   });
+  // Links the operator's CLI makes lead here, whatever shell it runs in.
+  await recordPublicUrl(ctx);
   // Key, organization and quota lookups of the auth hot path, cached for API_KEY_CACHE_SECONDS.
   const lookups = new LookupCache(store, config.apiKeyCacheSeconds * 1000);
   lookups.listen(ctx.events);
@@ -112,6 +115,7 @@ export async function createServer(parts: ServerParts): Promise<FoyerServer> {
     prefix: config.apiPrefix,
     ctx,
     live: realtime.ctx,
+    ice: config.ice,
     lookups,
     authGuard: parts.limits ? limitsGuard(parts.limits, lookups, config.secretPepper) : undefined,
   });

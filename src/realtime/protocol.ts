@@ -7,6 +7,7 @@
  */
 
 import { parseReadiness, type Readiness } from '../domain/waiting/types.ts';
+import type { IceServer } from './ice.ts';
 import type { ClientView, ConsoleView } from '../domain/waiting/views.ts';
 
 /** Largest WebSocket message accepted; `ws` closes the socket with 1009 beyond it. */
@@ -107,6 +108,10 @@ export type ServerMessage =
       host: boolean;
       /** Arrivals knock (always false in a room). */
       locked: boolean;
+      /** Where to find a path for media: STUN and TURN servers, with TURN credentials of this participant's own. */
+      iceServers: IceServer[];
+      /** `relay`: use the TURN relay only (the operator's ICE_TRANSPORT_POLICY). */
+      iceTransportPolicy: 'all' | 'relay';
       /** What this server relays besides media and presence: `chat`, `hand`, `reaction`. */
       features: string[];
     }

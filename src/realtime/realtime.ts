@@ -15,7 +15,8 @@
  */
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
-import type { Config } from '../config.ts';
+import type { Config, IceConfig } from '../config.ts';
+import { iceServersFor } from './ice.ts';
 import type { Actor } from '../domain/actors.ts';
 import type { DomainContext } from '../domain/context.ts';
 import { liveContext, type LiveContext } from '../domain/lifecycle.ts';
@@ -62,6 +63,7 @@ export class Realtime {
     readonly ctx: LiveContext,
     private readonly bus: Bus,
     private readonly log: RealtimeLogger,
+    ice: IceConfig,
     tuning: RealtimeTuning = {},
   ) {
     this.pingIntervalMs = tuning.pingIntervalMs ?? 5000;
@@ -89,6 +91,8 @@ export class Realtime {
       lines: new Lines(ctx, log, track),
       sfuPlaces,
       sfu: undefined,
+      iceServers: () => iceServersFor(ice, ctx.now()),
+      iceTransportPolicy: ice.transportPolicy,
     };
     this.sweeper = new Sweeper(this.services, tuning.sweepIntervalMs);
     bus.onLost?.((why) => this.catchUp(why));
@@ -175,7 +179,7 @@ export class Realtime {
 
 export function createRealtime(
   ctx: DomainContext,
-  config: Pick<Config, 'redisUrl' | 'redisKeyPrefix'>,
+  config: Pick<Config, 'redisUrl' | 'redisKeyPrefix' | 'ice'>,
   log: RealtimeLogger,
   tuning: RealtimeTuning = {},
 ): Realtime {
@@ -191,5 +195,5 @@ export function createRealtime(
         log.warn({ err: error.message }, 'realtime: Redis unavailable; meetings across instances cannot connect until it is back');
       })
     : new LocalBus();
-  return new Realtime(live, bus, log, tuning);
+  return new Realtime(live, bus, log, config.ice, tuning);
 }

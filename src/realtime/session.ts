@@ -13,6 +13,7 @@
  *   instance: the live domain context, the bus, the registry of places,
  *   the participant lists held here, the waiting lines.
  */
+import type { IceServer } from './ice.ts';
 import type { Actor } from '../domain/actors.ts';
 import type { LiveContext } from '../domain/lifecycle.ts';
 import type { MediaState, PlaceRef } from '../domain/presence.ts';
@@ -44,6 +45,10 @@ export interface RealtimeServices {
   readonly sfuPlaces: SfuPlaces;
   /** The Janus servers behind places of several people; absent when every place stays peer-to-peer. */
   sfu: SfuRouting | undefined;
+  /** The ICE servers (with fresh TURN credentials) a participant is welcomed with. */
+  iceServers(): IceServer[];
+  /** ICE_TRANSPORT_POLICY: `relay` when every participant must use the TURN relay. */
+  readonly iceTransportPolicy: 'all' | 'relay';
 }
 
 

@@ -290,6 +290,14 @@ export interface Database {
   sfu_placements: SfuPlacementsTable;
   organization_changes: OrganizationChangesTable;
   allowed_origins: AllowedOriginsTable;
+  service_settings: ServiceSettingsTable;
+}
+
+/** Settings of the service as a whole, by name (migration 023). */
+export interface ServiceSettingsTable {
+  name: string;
+  value: string;
+  updated_at: number;
 }
 
 /** Which Janus server and room a meeting place uses (migration 016). */

@@ -59,7 +59,7 @@ describe('waiting-list webhooks', () => {
     assert.deepEqual(bodies[2].data, { spaceId: board.id, entryId: second.entry.id, displayName: 'Sam Client', readiness: null }, 'a page that ran no check');
     assert.deepEqual(bodies[3].data, { meetingId: assignment.meetingId });
     assert.deepEqual(bodies[4].data, { spaceId: board.id, entryId: first.entry.id, userId: ann.id, meetingId: assignment.meetingId });
-    assert.deepEqual(bodies[5].data, { spaceId: board.id, entryId: second.entry.id, outcome: 'client_left' });
+    assert.deepEqual(bodies[5].data, { spaceId: board.id, entryId: second.entry.id, state: 'left', outcome: 'client_left' });
     assert.doesNotMatch(rows.map((r) => r.payload).join('\n'), /@|token/i, 'no emails, no client tokens');
     assert.equal(new Set(rows.map((r) => r.eventId)).size, rows.length);
   });

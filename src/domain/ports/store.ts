@@ -185,8 +185,16 @@ export interface UsageStore {
   setOrganizationQuota(organizationId: string, quota: OrganizationQuota): Promise<void>;
 }
 
+/** Facts about the service as a whole, shared by every process on the database (see domain/public-url.ts). */
+export interface ServiceSettingStore {
+  readServiceSetting(name: string): Promise<string | undefined>;
+  /** Sets `name`, replacing any earlier value. */
+  writeServiceSetting(name: string, value: string, at: Date): Promise<void>;
+}
+
 export interface Store
   extends OrganizationStore,
+    ServiceSettingStore,
     ApiKeyStore,
     MeetingStore,
     RoomStore,

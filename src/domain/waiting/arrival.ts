@@ -17,7 +17,7 @@ import type { LiveContext } from '../lifecycle.ts';
 import { placeAtSlug, slugAdmission } from '../places.ts';
 import type { SlugPlace } from '../ports/live-store.ts';
 import { endCall } from './calls.ts';
-import { ACTIVE_STATES, type Readiness, type WaitingEntry } from './types.ts';
+import { ACTIVE_STATES, type Readiness, type WaitingEntry, type WaitingOutcome } from './types.ts';
 
 export type SpacePlace = Extract<SlugPlace, { kind: 'board' | 'queue' }>;
 
@@ -175,7 +175,7 @@ export async function removeFromLine(
   ctx: DomainContext,
   entry: WaitingEntry,
   state: 'left' | 'declined' | 'closed',
-  outcome: string,
+  outcome: WaitingOutcome,
   message: string | null = null,
   /** The member who decided (a decline): kept for the audit of who did what. */
   by: string | null = null,
@@ -184,7 +184,7 @@ export async function removeFromLine(
   return transact(ctx, async (tx) => {
     const ended = await tx.store.updateWaitingEntry(entry.id, { from: ['waiting'] }, { state, outcome, message, endedAt: at, ...(by ? { servedBy: by } : {}) });
     if (!ended) return undefined;
-    raise(tx, { type: 'waiting.client.left', organizationId: ended.organizationId, spaceId: ended.spaceId, entryId: ended.id, outcome, at });
+    raise(tx, { type: 'waiting.client.left', organizationId: ended.organizationId, spaceId: ended.spaceId, entryId: ended.id, state, outcome, at });
     raise(tx, { type: 'waiting.changed', organizationId: ended.organizationId, spaceId: ended.spaceId, at });
     return ended;
   });

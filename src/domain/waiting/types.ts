@@ -16,6 +16,33 @@
 
 export type WaitingState = 'waiting' | 'reserved' | 'in_call' | 'served' | 'left' | 'declined' | 'closed';
 
+/** The states a wait ends in. */
+export type FinalWaitingState = 'served' | 'left' | 'declined' | 'closed';
+
+/**
+ * Why a wait ended, in a word, and the final state each leads to:
+ * `hung_up` (served: either side hung up, or the call was ended for
+ * everyone), `client_left` (left: the client's Leave, in line or in a
+ * call), `grace_expired` (left: away from the line past the grace period),
+ * `unanswered` (left: a place whose page never answered its view, ended when
+ * its socket closed or stayed silent), `removed` (declined: a member took
+ * the place out of the line),
+ * `client_gone` (left: away from their call or reservation past it),
+ * `declined` (declined: a board member turned them away), `deactivated`
+ * (closed: the board or queue was switched off while they waited),
+ * `deleted` (closed: it was deleted, in line or in a call).
+ */
+export type WaitingOutcome =
+  | 'hung_up'
+  | 'client_left'
+  | 'grace_expired'
+  | 'unanswered'
+  | 'client_gone'
+  | 'declined'
+  | 'removed'
+  | 'deactivated'
+  | 'deleted';
+
 /** States in which a client is still somebody's concern. */
 export const ACTIVE_STATES: readonly WaitingState[] = ['waiting', 'reserved', 'in_call'];
 
@@ -42,7 +69,7 @@ export interface WaitingEntry {
   acceptedAt: Date | null;
   callStartedAt: Date | null;
   endedAt: Date | null;
-  /** Why the entry ended, in a word (`hung_up`, `declined`, `grace_expired`, …). */
+  /** Why the entry ended, in a word (a WaitingOutcome; older rows may hold another word). */
   outcome: string | null;
   /** A board member's message to a declined client. */
   message: string | null;

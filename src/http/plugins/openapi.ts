@@ -12,6 +12,7 @@
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { Config } from '../../config.ts';
+import { finishDocument } from '../openapi-document.ts';
 import type { AnyFastify } from '../wire.ts';
 
 const DESCRIPTION = [
@@ -27,7 +28,13 @@ export async function installOpenApi(app: AnyFastify, config: Pick<Config, 'apiP
     hideUntagged: true,
     openapi: {
       openapi: '3.1.0',
-      info: { title: 'Foyer API', version: '3', description: DESCRIPTION },
+      info: {
+        title: 'Foyer API',
+        version: '3',
+        description: DESCRIPTION,
+        // Whoever runs this Foyer answers for it: the instance's own address, not the project's.
+        contact: { name: 'The operator of this Foyer', url: config.publicUrl },
+      },
       servers: [{ url: config.publicUrl, description: 'Paths include the API prefix.' }],
       tags: [
         { name: 'v3', description: 'Current version.' },
@@ -52,6 +59,7 @@ export async function installOpenApi(app: AnyFastify, config: Pick<Config, 'apiP
       },
       security: [{ ApiKey: [], ApiSecret: [] }],
     },
+    transformObject: (documentObject) => finishDocument((documentObject as { openapiObject: Record<string, any> }).openapiObject),
   });
 
   await app.register(swaggerUi, { routePrefix: `${config.apiPrefix}/docs` });

@@ -17,17 +17,20 @@ import type { SpaceKind } from '../../domain/types.ts';
 import { actorOf } from '../plugins/auth.ts';
 import { presentTakenClient, presentWaitingClient, TakenClientSchema, WaitingListSchema } from '../presenters/waiting.ts';
 import { spaceId } from '../path-values.ts';
-import { BODY_ERRORS, SpaceIdParams, problemResponses } from '../route-schemas.ts';
+import { documented, named } from '../openapi-document.ts';
+import { BODY_ERRORS, SpaceIdParams, problemResponses, requestId, responseId } from '../route-schemas.ts';
 
 type V3Instance = Parameters<FastifyPluginAsyncTypebox>[0];
 
 const tags = ['v3'];
 const EXTENSION = 'Foyer extension of the spec.';
-const EntryParams = Type.Object({ id: SpaceIdParams.properties.id, entryId: Type.String({ maxLength: 64, description: 'A waiting entry id from the line.' }) });
-const ForMemberBody = Type.Object({ userId: Type.String({ maxLength: 64, description: 'A member of the board or queue (its membersIds), who serves the client.' }) });
+const EntryParams = Type.Object({ id: SpaceIdParams.properties.id, entryId: requestId('A waiting entry id from the line.') });
+const ForMemberBody = Type.Object({
+  userId: documented(Type.String({ maxLength: 64, description: 'A member of the board or queue (its membersIds), who serves the client.' }), { format: 'uuid' }),
+});
 const DeclineBody = Type.Object({ message: Type.Optional(Type.String({ maxLength: DECLINE_MESSAGE_MAX, description: 'Shown to the client on their waiting page.' })) });
-const DeclinedSchema = Type.Object({ entryId: Type.String(), outcome: Type.Literal('declined') });
-const RemovedSchema = Type.Object({ entryId: Type.String(), outcome: Type.Literal('removed') });
+const DeclinedSchema = named('DeclinedClient', Type.Object({ entryId: responseId(), outcome: Type.Literal('declined') }));
+const RemovedSchema = named('RemovedClient', Type.Object({ entryId: responseId(), outcome: Type.Literal('removed') }));
 
 /** The member's link to the call: the meeting's address with their pass, and their name for the pre-join screen. */
 async function memberLink(live: LiveContext, organizationId: string, assignment: Assignment): Promise<string> {

@@ -99,6 +99,8 @@ export class ParticipantSession implements Session, Participating, ParticipantRo
       participants: entered.participants.map((p) => participantView({ ...p, hand: raised.has(p.id) })),
       host: entered.host,
       locked: entered.locked,
+      iceServers: connection.services.iceServers(),
+      iceTransportPolicy: connection.services.iceTransportPolicy,
       features: [...CALL_FEATURES],
     });
     if (entered.host) connection.send({ type: 'knocks', knocks: entered.knocks.map(knockView) });

@@ -22,6 +22,7 @@ import { allowedOrigins } from './018_allowed_origins.ts';
 import { titlesAndReadiness } from './019_titles_and_readiness.ts';
 import { slugReservations } from './020_slug_reservations.ts';
 import { waitingPresence } from './021_waiting_presence.ts';
+import { serviceSettings } from './023_service_settings.ts';
 
 const migrations: Record<string, Migration> = {
   '001_initial': initial,
@@ -40,6 +41,7 @@ const migrations: Record<string, Migration> = {
   '019_titles_and_readiness': titlesAndReadiness,
   '020_slug_reservations': slugReservations,
   '021_waiting_presence': waitingPresence,
+  '023_service_settings': serviceSettings,
 };
 
 export const migrationProvider: MigrationProvider = {
