@@ -26,7 +26,9 @@ export interface ListedParticipant extends MediaState {
 export type PresenceChange =
   | { kind: 'joined'; participant: ListedParticipant }
   | { kind: 'left'; participantId: string }
-  | { kind: 'media'; participantId: string; media: MediaState };
+  | { kind: 'media'; participantId: string; media: MediaState }
+  /** No longer the host (their member rights ended). */
+  | { kind: 'unhosted'; participantId: string };
 
 export type BusMessage =
   | { t: 'presence'; place: PlaceRef; change: PresenceChange }
@@ -39,7 +41,9 @@ export type BusMessage =
   | { t: 'removed'; place: PlaceRef; participantId: string }
   | { t: 'mute'; place: PlaceRef; to: string }
   /** A board's or queue's waiting list changed: its followers are sent their view. */
-  | { t: 'line'; organizationId: string; spaceId: string };
+  | { t: 'line'; organizationId: string; spaceId: string }
+  /** A member's sign-in session (or all of them) ended: sockets check theirs now (sign-in-watch.ts). */
+  | { t: 'signed_out'; userId: string };
 
 export type BusHandler = (message: BusMessage) => void;
 

@@ -83,6 +83,8 @@ export type ServerMessage =
   | { type: 'knocking'; wasRemoved: boolean }
   | { type: 'knocks'; knocks: KnockView[] }
   | { type: 'lock'; locked: boolean }
+  /** Your member rights ended (signed out, removed): you stay, no longer the host. */
+  | { type: 'host'; host: false }
   | { type: 'mute_requested' }
   | { type: 'error'; code: string; message: string }
   | { type: 'pong' }

@@ -32,15 +32,24 @@ import { Registry } from './registry.ts';
 import { ParticipantLists } from './participant-lists.ts';
 import type { RealtimeLogger, RealtimeServices } from './session.ts';
 import { OPENING } from './sessions/opening.ts';
+import { SignInWatch } from './sign-in-watch.ts';
 import { Sweeper } from './sweeper.ts';
 
 export type { Peer };
+
+/** The member whose session cookie a socket's upgrade carried, and that session's id hash. */
+export interface SocketSignIn {
+  actor: Actor;
+  sessionHash: string;
+}
 
 export interface RealtimeTuning extends Partial<ConnectionLimits> {
   /** How often the sweeper heartbeats, reaps and closes; defaults from the idle time. */
   sweepIntervalMs?: number;
   /** Interval of server WebSocket pings. */
   pingIntervalMs?: number;
+  /** How often the sessions of open sockets are checked (sign-in-watch.ts). */
+  signInCheckMs?: number;
   /** An instance not heard from for this long is taken for dead. */
   instanceTtlMs?: number;
   instanceId?: string;
@@ -82,6 +91,7 @@ export class Realtime {
         (place, entries) => pushPresence(registry, place, entries),
       ),
       lines: new Lines(ctx, log, track),
+      signIns: new SignInWatch(ctx, log, track, tuning.signInCheckMs),
     };
     this.sweeper = new Sweeper(this.services, tuning.sweepIntervalMs);
     bus.onLost?.((why) => this.catchUp(why));
@@ -98,12 +108,14 @@ export class Realtime {
     ];
     await this.bus.start();
     await this.sweeper.start();
+    this.services.signIns.start();
   }
 
   /** Closes every connection, removes this instance's presence, stops the sweeper. */
   async stop(): Promise<void> {
     this.sweeper.stop();
     this.services.lines.stop();
+    this.services.signIns.stop();
     for (const c of this.services.registry.all()) {
       c.close(CloseCode.goingAway, 'Server shutting down.');
       // Not waiting for the closing handshake: their departures are recorded now.
@@ -117,14 +129,17 @@ export class Realtime {
   }
 
   /**
-   * A new transport connection, opened by `member`'s browser when it carried
-   * their session; `browserKey` identifies the browser (its participant
-   * cookie, hashed) when there is no member.
+   * A new transport connection, opened by a member's browser when it carried
+   * their session (`signIn`: the member and their session's id hash);
+   * `browserKey` identifies the browser (its participant cookie, hashed)
+   * when there is no member.
    */
-  open(peer: Peer, member: Actor | null = null, browserKey: string | null = null): Connection {
-    const guestKey = member?.kind === 'member' ? `member:${member.user.id}` : browserKey && `browser:${browserKey}`;
+  open(peer: Peer, signIn: SocketSignIn | null = null, browserKey: string | null = null): Connection {
+    const member = signIn?.actor.kind === 'member' ? signIn.actor : null;
+    const guestKey = member ? `member:${member.user.id}` : browserKey && `browser:${browserKey}`;
     const connection = new Connection(this.services, OPENING, this.limits, peer, 'c_' + randomBytes(12).toString('base64url'), member, guestKey);
     this.services.registry.open(connection);
+    if (member && signIn) this.services.signIns.watch(connection, { userId: member.user.id, organizationId: member.organization.id, sessionHash: signIn.sessionHash });
     return connection;
   }
 
@@ -156,6 +171,7 @@ export class Realtime {
     this.log.warn({ why }, 'realtime: catching up participants and waiting lists from the database');
     void this.services.track(this.services.participantLists.refreshAll((error) => this.log.error({ err: error }, 'realtime: could not read presence')));
     this.services.lines.refreshAll();
+    this.services.signIns.checkNow();
   }
 }
 

@@ -21,6 +21,7 @@ import type { Lines, Watched } from './lines.ts';
 import type { ClientMessage, ServerMessage } from './protocol.ts';
 import type { Registry } from './registry.ts';
 import type { ParticipantLists } from './participant-lists.ts';
+import type { SignInWatch } from './sign-in-watch.ts';
 
 export type { Watched };
 
@@ -39,13 +40,18 @@ export interface RealtimeServices {
   readonly registry: Registry;
   readonly participantLists: ParticipantLists;
   readonly lines: Lines;
+  /** The member rights held by this instance's sockets, and their end. */
+  readonly signIns: SignInWatch;
 }
 
 /** The connection, as its session (and the first message's handler) sees it. */
 export interface SessionHost {
   readonly id: string;
   readonly services: RealtimeServices;
-  /** The signed-in member whose browser opened it (its session cookie, same site only), if any. */
+  /**
+   * The signed-in member whose browser opened it (its session cookie, same
+   * site only), if any; null again once that session ends (sign-in-watch.ts).
+   */
   readonly member: Actor | null;
   /** Who this is across reconnects: the member, or the browser's participant cookie (hashed); null when unknown. */
   readonly guestKey: string | null;
@@ -59,6 +65,8 @@ export interface SessionHost {
   enqueue(step: () => Promise<void>): void;
   /** From now on the connection is `session`'s: its messages, its close. */
   become(session: Session): void;
+  /** The member rights it held ended (sign-in-watch.ts): it acts as a guest from now on. */
+  signedOut(): void;
 }
 
 export type SessionRole = 'participant' | 'knocker' | 'waiting' | 'console';
@@ -74,13 +82,15 @@ export interface Session {
   readonly handlers: HandlerTable<never>;
   /** The transport closed: undo what the role holds. Runs after every message in flight. */
   closed(): Promise<void>;
+  /** The member rights the connection held ended (their session, or the member): act as a guest, or close. */
+  signedOut?(): void;
 }
 
 /** A participant's session, as its message handlers use it. */
 export interface ParticipantRole {
   readonly connection: SessionHost;
   readonly place: PlaceRef;
-  /** In a meeting as its host. */
+  /** In a meeting as its host (until their member rights end). */
   readonly host: boolean;
   /** Records the newest media state; written and announced at a bounded rate. */
   announceMedia(media: MediaState): void;

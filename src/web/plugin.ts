@@ -68,7 +68,10 @@ export async function webPlugin(app: FastifyInstance, opts: WebPluginOptions): P
     realtime,
     pingIntervalMs: realtime.pingIntervalMs,
     connectionsPerAddress: config.wsConnectionsPerAddress,
-    memberOf: async (request) => (await currentMember(ctx, request.cookies[SESSION_COOKIE]))?.actor ?? null,
+    memberOf: async (request) => {
+      const current = await currentMember(ctx, request.cookies[SESSION_COOKIE]);
+      return current ? { actor: current.actor, sessionHash: current.session.idHash } : null;
+    },
     browserOf: browserKeyOf,
   });
   await app.register(fastifyStatic, {

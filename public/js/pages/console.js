@@ -82,9 +82,18 @@ const socket = new ConsoleSocket(settings, {
   },
   onFinal: (code, error) => {
     box.dataset.state = 'closed';
-    const reason = error?.message ?? (code === CloseCode.gone ? 'gone' : String(code));
-    $('console-connection').textContent = ct('console.closed', { reason });
     for (const id of ['status-active', 'status-auto', 'take-next']) if ($(id)) $(id).disabled = true;
+    const line = $('console-connection');
+    if (code === CloseCode.signedOut) {
+      // Signed out (here or elsewhere), the password set, or no longer a member: sign in again.
+      const link = document.createElement('a');
+      link.href = `/dashboard/sign-in?next=${encodeURIComponent(location.pathname)}`;
+      link.textContent = ct('console.signInAgain');
+      line.replaceChildren(ct('console.signedOut') + ' ', link);
+      return;
+    }
+    const reason = error?.message ?? (code === CloseCode.gone ? 'gone' : String(code));
+    line.textContent = ct('console.closed', { reason });
   },
 });
 

@@ -4,11 +4,12 @@
  * on this instance and holds the place's participant list here (from
  * their join's read, when they are the first here); they relay WebRTC
  * negotiation, announce their media at a bounded rate, and, as the
- * meeting's host, run it. Closing leaves the place (the other instances
- * learn it from the `participant.left` delta).
+ * meeting's host, run it (until their member rights end: then they stay
+ * as a guest). Closing leaves the place (the other instances learn it from
+ * the `participant.left` delta).
  */
 import type { JoinOutcome } from '../../domain/joining.ts';
-import { leavePlace, updateMedia } from '../../domain/places.ts';
+import { dropHost, leavePlace, updateMedia } from '../../domain/places.ts';
 import type { MediaState, PlaceRef } from '../../domain/presence.ts';
 import { handleAdmit, handleAskMute, handleEnd, handleLock, handleRemove, handleTurnAway, handleUnlock } from '../handlers/host.ts';
 import { refuseSecondJoin, handleHangUp } from '../handlers/control.ts';
@@ -56,7 +57,7 @@ export class ParticipantSession implements Session, Participating, ParticipantRo
   private constructor(
     readonly connection: SessionHost,
     readonly place: PlaceRef,
-    readonly host: boolean,
+    public host: boolean,
   ) {}
 
   /**
@@ -101,6 +102,23 @@ export class ParticipantSession implements Session, Participating, ParticipantRo
   end(reason: 'closed' | 'deleted', byHost: boolean): void {
     this.send(byHost ? { type: 'ended', reason, by: 'host' } : { type: 'ended', reason });
     this.connection.close(CloseCode.gone, reason === 'deleted' ? 'Meeting deleted.' : 'Meeting closed.');
+  }
+
+  /**
+   * Their member rights ended (signed out, removed): they stay in the call,
+   * no longer the host. Told at once; everyone's list shows it after the
+   * write.
+   */
+  signedOut(): void {
+    if (!this.host) return;
+    this.host = false;
+    this.send({ type: 'host', host: false });
+    this.connection.enqueue(async () => {
+      if (this.left) return;
+      const { services } = this.connection;
+      await dropHost(services.ctx, this.id);
+      services.publish({ t: 'presence', place: this.place, change: { kind: 'unhosted', participantId: this.id } });
+    });
   }
 
   announceMedia(media: MediaState): void {
