@@ -16,6 +16,7 @@
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import type { Config } from '../config.ts';
+import { failureOf } from '../logger.ts';
 import type { Actor } from '../domain/actors.ts';
 import type { DomainContext } from '../domain/context.ts';
 import { liveContext, type LiveContext } from '../domain/lifecycle.ts';
@@ -175,12 +176,30 @@ export class Realtime {
   }
 }
 
+/**
+ * The signalling log keeps a failure's class and code (`failure`), never
+ * its message or stack, as the HTTP side does: a driver's error can carry
+ * SQL text and what a client sent.
+ */
+export function withoutStacks(log: RealtimeLogger): RealtimeLogger {
+  const clean = (object: object): object => {
+    if (!('err' in object)) return object;
+    const { err, ...rest } = object as { err: unknown };
+    return { ...rest, failure: failureOf(err) };
+  };
+  return {
+    warn: (object, message) => log.warn(clean(object), message),
+    error: (object, message) => log.error(clean(object), message),
+  };
+}
+
 export function createRealtime(
   ctx: DomainContext,
   config: Pick<Config, 'redisUrl' | 'redisKeyPrefix'>,
-  log: RealtimeLogger,
+  logger: RealtimeLogger,
   tuning: RealtimeTuning = {},
 ): Realtime {
+  const log = withoutStacks(logger);
   const live = liveContext(ctx, {
     instanceId: tuning.instanceId ?? `${hostname()}-${process.pid}-${randomBytes(4).toString('hex')}`,
     instanceTtlMs: tuning.instanceTtlMs ?? 15_000,
@@ -190,7 +209,7 @@ export function createRealtime(
     ? new RedisBus(config.redisUrl, config.redisKeyPrefix, (error) => {
         if (Date.now() - lastRedisWarning < REDIS_WARNING_INTERVAL_MS) return;
         lastRedisWarning = Date.now();
-        log.warn({ err: error.message }, 'realtime: Redis unavailable; meetings across instances cannot connect until it is back');
+        log.warn({ reason: error.message }, 'realtime: Redis unavailable; meetings across instances cannot connect until it is back');
       })
     : new LocalBus();
   return new Realtime(live, bus, log, tuning);
