@@ -142,7 +142,7 @@ export async function webPlugin(app: FastifyInstance, opts: WebPluginOptions): P
     target: ShellSettings['target'],
     title: string | null,
     waiting?: ShellSettings['waiting'],
-    meeting?: { host: boolean; consultation: boolean },
+    meeting?: { host: boolean; consultation: boolean; joinWithMedia: boolean },
   ) => {
     const { origins, frameAncestors } = await framing(organizationId);
     pageHeaders(reply, request, frameAncestors);
@@ -171,6 +171,7 @@ export async function webPlugin(app: FastifyInstance, opts: WebPluginOptions): P
     return shell(request, reply, found.meeting.organizationId, { meetingId: found.meeting.id }, null, undefined, {
       host: isHost(member, found.meeting),
       consultation: found.meeting.type === 'CONSULTATION',
+      joinWithMedia: String(found.meeting.queryParameters?.skipPrejoin) === 'true',
     });
   });
 
