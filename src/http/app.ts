@@ -14,6 +14,7 @@ import { TypeBoxValidatorCompiler, type TypeBoxTypeProvider } from '@fastify/typ
 import type { Logger } from 'pino';
 import type { Config } from '../config.ts';
 import type { DomainContext } from '../domain/context.ts';
+import { MAX_REQUEST_HEADER_BYTES } from '../domain/meetings.ts';
 import type { CredentialLookups } from '../domain/keys.ts';
 import type { StoreConnection } from '../domain/ports/store.ts';
 import type { Realtime } from '../realtime/realtime.ts';
@@ -59,6 +60,8 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
     requestTimeout: config.http.requestTimeoutMs,
     keepAliveTimeout: config.http.keepAliveTimeoutMs,
     http: {
+      // Explicit: what a short link may store is computed from it (domain/meetings.ts).
+      maxHeaderSize: MAX_REQUEST_HEADER_BYTES,
       headersTimeout: config.http.headersTimeoutMs,
       // How often Node looks for connections past those timeouts (30 s by default, which would let them overstay).
       connectionsCheckingInterval: Math.min(1000, Math.ceil(config.http.headersTimeoutMs / 4)),

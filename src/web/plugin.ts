@@ -32,6 +32,7 @@ import type { Config } from '../config.ts';
 import type { DomainContext } from '../domain/context.ts';
 import { allowedOriginsOf, frameAncestorsFor } from '../domain/allowed-origins.ts';
 import { meetingAtLink, placeAtSlug, slugAdmission } from '../domain/places.ts';
+import { storedQueryString } from '../domain/meetings.ts';
 import type { QueryParameters } from '../domain/types.ts';
 import { iceServersFor } from '../realtime/ice.ts';
 import type { Realtime } from '../realtime/realtime.ts';
@@ -210,8 +211,7 @@ export async function webPlugin(app: FastifyInstance, opts: WebPluginOptions): P
  * the meeting's creator decides, the opener completes.
  */
 function queryString(stored: QueryParameters | null, requestQuery: unknown): string {
-  const params = new URLSearchParams();
-  for (const [key, value] of Object.entries(stored ?? {})) params.set(key, String(value));
+  const params = new URLSearchParams(storedQueryString(stored ?? {}));
   for (const [key, value] of Object.entries((requestQuery ?? {}) as Record<string, unknown>)) {
     if (!params.has(key) && typeof value === 'string') params.set(key, value);
   }
