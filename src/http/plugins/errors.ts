@@ -12,7 +12,7 @@
 import { STATUS_CODES } from 'node:http';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { DomainError } from '../../domain/errors.ts';
-import { failureOf } from '../../logger.ts';
+import { failureOf, isClientGone } from '../../logger.ts';
 import { PROBLEMS, PROBLEM_CONTENT_TYPE, problem, type FieldProblem, type Problem, type ProblemKind } from '../problems.ts';
 
 /** Maps a domain field name (camelCase) to the version's wire name. */
@@ -156,7 +156,8 @@ export function sendProblem(reply: FastifyReply, body: Problem): FastifyReply {
 export function installErrorHandler(app: FastifyInstance, options: ErrorHandlerOptions = { renameField: sameName }): void {
   app.setErrorHandler((error: unknown, request: FastifyRequest, reply: FastifyReply) => {
     const { body, internal } = toProblem(error, options);
-    if (internal) request.log.error({ failure: failureOf(error) }, 'request failed');
+    if (internal && isClientGone(error)) request.log.info({ failure: failureOf(error) }, 'client went away during the request');
+    else if (internal) request.log.error({ failure: failureOf(error) }, 'request failed');
     if (body.status === 401) reply.header('www-authenticate', 'API-Key realm="Foyer"');
     return sendProblem(reply, body);
   });
