@@ -126,6 +126,7 @@ describe('the meeting admin in Chromium', { skip }, () => {
     assert.match((await consolePage.textContent('#console-connection')) ?? '', /Your sign-in has ended/);
     assert.equal(await consolePage.getAttribute('#console-connection a', 'href'), `/dashboard/sign-in?next=${encodeURIComponent(`/dashboard/queues/${queue.id}/console`)}`);
     assert.equal(await consolePage.isDisabled('#take-next'), true);
+    assert.equal((await consolePage.textContent('#console-error')) ?? '', '', 'said once, in the page’s language');
 
     await owner.waitForFunction(() => (window as any).foyer.host() === false, undefined, { timeout: WAIT });
     assert.match((await owner.textContent('#host-notice')) ?? '', /no longer as its host/);

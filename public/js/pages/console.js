@@ -75,7 +75,11 @@ function onView(view) {
 
 const socket = new ConsoleSocket(settings, {
   onView,
-  onError: (error) => showError(error.code === 'nobody_waiting' ? ct('error.nobody_waiting') : ct('error.generic', { message: error.message })),
+  onError: (error) => {
+    // Said in the page's language by the close that follows (onFinal).
+    if (error.code === 'signed_out') return;
+    showError(error.code === 'nobody_waiting' ? ct('error.nobody_waiting') : ct('error.generic', { message: error.message }));
+  },
   onDrop: () => {
     box.dataset.state = 'reconnecting';
     $('console-connection').textContent = ct('console.reconnecting');
