@@ -125,7 +125,10 @@ export async function createServer(parts: ServerParts): Promise<FoyerServer> {
     realtime,
     pingIntervalMs: realtime.pingIntervalMs,
     connectionsPerAddress: config.wsConnectionsPerAddress,
-    memberOf: async (request) => (await currentMember(ctx, request.cookies[SESSION_COOKIE]))?.actor ?? null,
+    memberOf: async (request) => {
+      const current = await currentMember(ctx, request.cookies[SESSION_COOKIE]);
+      return current ? { actor: current.actor, sessionHash: current.session.idHash } : null;
+    },
     browserOf: browserKeyOf,
   });
   for (const service of sfu ? [webhooks, sfu] : [webhooks]) {

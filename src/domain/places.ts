@@ -97,3 +97,8 @@ export async function participantsOf(ctx: LiveContext, place: PlaceRef): Promise
 export async function updateMedia(ctx: LiveContext, connectionId: string, media: MediaState): Promise<void> {
   await ctx.store.live.setMedia(connectionId, media);
 }
+
+/** The participant's member rights ended (signed out, removed): they stay, no longer the host. */
+export async function dropHost(ctx: LiveContext, connectionId: string): Promise<void> {
+  await ctx.store.live.dropHost(connectionId);
+}

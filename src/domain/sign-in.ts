@@ -25,7 +25,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { memberActor, type Actor } from './actors.ts';
-import type { DomainContext } from './context.ts';
+import { raise, transact, type DomainContext } from './context.ts';
 import { tokenHash } from './member-links.ts';
 import { hashPassword, needsRehash, spendVerification, verifyPassword } from './passwords.ts';
 import type { MemberSession, Organization, User } from './types.ts';
@@ -146,8 +146,7 @@ export async function currentMember(ctx: DomainContext, token: string | undefine
   const session = await ctx.store.findMemberSession(idHash);
   if (!session) return undefined;
   const now = ctx.now().getTime();
-  const idleEnd = session.lastSeenAt.getTime() + ctx.members.sessionIdleMinutes * 60_000;
-  const user = now < idleEnd && now < session.expiresAt.getTime() ? await ctx.store.findUser(session.organizationId, session.userId) : undefined;
+  const user = lasts(ctx, session, now) ? await ctx.store.findUser(session.organizationId, session.userId) : undefined;
   const organization = user && (await ctx.store.findOrganization(session.organizationId));
   if (!user || !organization) {
     await ctx.store.deleteMemberSession(idHash);
@@ -157,7 +156,45 @@ export async function currentMember(ctx: DomainContext, token: string | undefine
   return { actor: memberActor(organization, user), session };
 }
 
+/** Ends the session of this cookie; `member.signed_out` tells the sockets opened with it to let go of its rights. */
 export async function signOut(ctx: DomainContext, token: string | undefined): Promise<void> {
-  if (token && token.length <= 100) await ctx.store.deleteMemberSession(tokenHash(token));
+  if (!token || token.length > 100) return;
+  const idHash = tokenHash(token);
+  await transact(ctx, async (tx) => {
+    const session = await tx.store.findMemberSession(idHash);
+    if (!session) return;
+    await tx.store.deleteMemberSession(idHash);
+    raise(tx, { type: 'member.signed_out', organizationId: session.organizationId, at: tx.now(), userId: session.userId });
+  });
+}
+
+/** Whether a session still lasts at `now` (neither idle for too long nor past its end). */
+function lasts(ctx: DomainContext, session: MemberSession, now: number): boolean {
+  return now < session.lastSeenAt.getTime() + ctx.members.sessionIdleMinutes * 60_000 && now < session.expiresAt.getTime();
+}
+
+/**
+ * Of the sessions with these id hashes (those open sockets were opened
+ * with), the ones that ended: signed out, ended everywhere (password set,
+ * member removed, ADMIN role lost), idle for too long, or past
+ * SESSION_MAX_HOURS. The others are touched as a request touches them: a
+ * socket open with a session is that session in use.
+ */
+export async function endedSessions(ctx: DomainContext, idHashes: readonly string[]): Promise<Set<string>> {
+  const now = ctx.now().getTime();
+  const lasting = new Set<string>();
+  for (const session of await ctx.store.findMemberSessions(idHashes)) {
+    if (!lasts(ctx, session, now)) continue;
+    lasting.add(session.idHash);
+    if (now - session.lastSeenAt.getTime() >= TOUCH_INTERVAL_MS) await ctx.store.touchMemberSession(session.idHash, new Date(now));
+  }
+  return new Set(idHashes.filter((h) => !lasting.has(h)));
+}
+
+/** Of these members (who opened a meeting with a pass, not a session), the ones no longer in their organization. */
+export async function goneMembers(ctx: DomainContext, members: ReadonlyArray<{ organizationId: string; userId: string }>): Promise<Set<string>> {
+  const gone = new Set<string>();
+  for (const { organizationId, userId } of members) if (!(await ctx.store.findUser(organizationId, userId))) gone.add(userId);
+  return gone;
 }
 

@@ -5,7 +5,8 @@
  * participant lists, a relayed offer or candidate to its participant, a
  * chat message or reaction to everyone of its place here, a
  * place's end to everyone of it here, a host's decision to the members
- * of its meeting, a changed waiting list to its followers. What is not
+ * of its meeting, a changed waiting list to its followers, a sign-out to
+ * the sign-in watch. What is not
  * for anyone here is dropped.
  */
 import { deliverHostDecision, isHostMessage } from './host-delivery.ts';
@@ -38,6 +39,9 @@ export function routeBusMessage(services: RealtimeServices, message: BusMessage)
     }
     case 'ended':
       registry.end(message.place, message.reason, message.byHost === true);
+      return;
+    case 'signed_out':
+      services.signIns.checkNow();
       return;
   }
   if (!isHostMessage(message)) return;

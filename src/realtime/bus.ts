@@ -30,7 +30,10 @@ export type PresenceChange =
   | { kind: 'joined'; participant: ListedParticipant }
   | { kind: 'left'; participantId: string }
   | { kind: 'media'; participantId: string; media: MediaState }
-  | { kind: 'hand'; participantId: string; raised: boolean };
+  | { kind: 'hand'; participantId: string; raised: boolean }
+
+  /** No longer the host (their member rights ended). */
+  | { kind: 'unhosted'; participantId: string };
 
 export type BusMessage =
   | { t: 'presence'; place: PlaceRef; change: PresenceChange }
@@ -47,7 +50,9 @@ export type BusMessage =
   | { t: 'removed'; place: PlaceRef; participantId: string }
   | { t: 'mute'; place: PlaceRef; to: string }
   /** A board's or queue's waiting list changed: its followers are sent their view. */
-  | { t: 'line'; organizationId: string; spaceId: string };
+  | { t: 'line'; organizationId: string; spaceId: string }
+  /** A member's sign-in session (or all of them) ended: sockets check theirs now (sign-in-watch.ts). */
+  | { t: 'signed_out'; userId: string };
 
 export type BusHandler = (message: BusMessage) => void;
 

@@ -179,6 +179,12 @@ function applyTo(entries: ListedParticipant[], change: PresenceChange): boolean 
       if (index < 0) return false;
       entries.splice(index, 1);
       return true;
+    case 'unhosted': {
+      const entry = entries[index];
+      if (!entry?.host) return false;
+      entry.host = false;
+      return true;
+    }
     case 'media': {
       const entry = entries[index];
       const { audio, video, screen } = change.media;

@@ -2,8 +2,10 @@
  * @module realtime/protocol
  * The signalling protocol's messages (docs/signalling.md is the prose
  * version) and the parser for what clients send. The parser is strict on
- * shape and size and rebuilds every message from known fields, so nothing
- * a client adds is ever relayed to anyone else.
+ * shape, size and text (no control characters, no lone surrogates, in any
+ * field of any type) and rebuilds every message from known fields, so
+ * nothing a client adds is ever relayed to anyone else, and nothing
+ * malformed reaches the domain.
  */
 
 import { parseReadiness, type Readiness } from '../domain/waiting/types.ts';
@@ -123,6 +125,8 @@ export type ServerMessage =
   | { type: 'knocking'; wasRemoved: boolean }
   | { type: 'knocks'; knocks: KnockView[] }
   | { type: 'lock'; locked: boolean }
+  /** Your member rights ended (signed out, removed): you stay, no longer the host. */
+  | { type: 'host'; host: false }
   | { type: 'mute_requested' }
   | ChatMessage
   | ReactionMessage
@@ -271,6 +275,36 @@ function isMessageType(type: unknown): type is ClientMessage['type'] {
   return typeof type === 'string' && Object.hasOwn(PARSERS, type);
 }
 
+/** Control characters (C0, DEL, C1): in no field. */
+const CONTROL = /[\u0000-\u001f\u007f-\u009f]/;
+/**
+ * The fields that may break lines: SDP (its lines end in CR LF), a
+ * decline's message and a chat message's text (free text: tab, CR, LF).
+ * Any other control character is refused there too.
+ */
+const LINE_FIELDS: Readonly<Record<string, RegExp>> = {
+  sdp: /[\u0000-\u0009\u000b\u000c\u000e-\u001f\u007f-\u009f]/,
+  message: /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f]/,
+  text: /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f]/,
+};
+/** A UTF-16 surrogate not part of a pair (with the `u` flag, pairs are one code point). */
+const LONE_SURROGATE = /\p{Cs}/u;
+
+/**
+ * Every string of a parsed message, whatever its type: no control
+ * characters (a NUL is refused by PostgreSQL, and no name, id or token
+ * holds one) and no lone surrogates. Checked on the rebuilt message, so a
+ * new message type is covered without a line of its own.
+ */
+function checkText(value: unknown, key: string): void {
+  if (typeof value === 'string') {
+    if ((LINE_FIELDS[key] ?? CONTROL).test(value)) fail(`"${key}" must not contain control characters.`);
+    if (LONE_SURROGATE.test(value)) fail(`"${key}" must be well-formed text.`);
+  } else if (typeof value === 'object' && value !== null) {
+    for (const [k, v] of Object.entries(value)) checkText(v, k);
+  }
+}
+
 /** Parses one text frame; throws `ProtocolError` for anything malformed. */
 export function parseClientMessage(text: string): ClientMessage {
   let value: unknown;
@@ -282,7 +316,9 @@ export function parseClientMessage(text: string): ClientMessage {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) fail('A message is one JSON object.');
   const o = value as Fields;
   if (!isMessageType(o.type)) fail('Unknown message type.');
-  return (PARSERS[o.type] as (o: Fields) => ClientMessage)(o);
+  const message = (PARSERS[o.type] as (o: Fields) => ClientMessage)(o);
+  checkText(message, 'type');
+  return message;
 }
 
 /** How a participant is shown to the others. */

@@ -23,6 +23,7 @@ import type { ClientMessage, ServerMessage, VideoWant } from './protocol.ts';
 import type { Registry } from './registry.ts';
 import type { ParticipantLists } from './participant-lists.ts';
 import type { SfuPlaces, SfuRouting } from './sfu-places.ts';
+import type { SignInWatch } from './sign-in-watch.ts';
 
 export type { Watched, SfuRouting };
 
@@ -49,6 +50,8 @@ export interface RealtimeServices {
   iceServers(): IceServer[];
   /** ICE_TRANSPORT_POLICY: `relay` when every participant must use the TURN relay. */
   readonly iceTransportPolicy: 'all' | 'relay';
+  /** The member rights held by this instance's sockets, and their end. */
+  readonly signIns: SignInWatch;
 }
 
 
@@ -56,7 +59,10 @@ export interface RealtimeServices {
 export interface SessionHost {
   readonly id: string;
   readonly services: RealtimeServices;
-  /** The signed-in member whose browser opened it (its session cookie, same site only), if any. */
+  /**
+   * The signed-in member whose browser opened it (its session cookie, same
+   * site only), if any; null again once that session ends (sign-in-watch.ts).
+   */
   readonly member: Actor | null;
   /** Who this is across reconnects: the member, or the browser's participant cookie (hashed); null when unknown. */
   readonly guestKey: string | null;
@@ -72,6 +78,8 @@ export interface SessionHost {
   enqueue(step: () => Promise<void>): void;
   /** From now on the connection is `session`'s: its messages, its close. */
   become(session: Session): void;
+  /** The member rights it held ended (sign-in-watch.ts): it acts as a guest from now on. */
+  signedOut(): void;
 }
 
 export type SessionRole = 'participant' | 'knocker' | 'waiting' | 'console';
@@ -87,13 +95,15 @@ export interface Session {
   readonly handlers: HandlerTable<never>;
   /** The transport closed: undo what the role holds. Runs after every message in flight. */
   closed(): Promise<void>;
+  /** The member rights the connection held ended (their session, or the member): act as a guest, or close. */
+  signedOut?(): void;
 }
 
 /** A participant's session, as its message handlers use it. */
 export interface ParticipantRole {
   readonly connection: SessionHost;
   readonly place: PlaceRef;
-  /** In a meeting as its host. */
+  /** In a meeting as its host (until their member rights end). */
   readonly host: boolean;
   /** Their display name, as the others see it. */
   readonly name: string;

@@ -32,6 +32,13 @@ export interface ShellSettings {
   host?: boolean;
   /** A consultation: its knock screen speaks of the clinician. */
   consultation?: boolean;
+  /**
+   * The meeting's stored parameters (set by its organization through the
+   * API) say `skipPrejoin`: then a `skipPrejoin=true` page joins with the
+   * camera and microphone as asked. Without it (any other link: anyone can
+   * write one) it joins with both off, and the visitor turns them on.
+   */
+  joinWithMedia?: boolean;
   /** A board's or queue's waiting page: where to wait (the call's meeting comes from the server later). */
   waiting?: { slug: string; kind: 'board' | 'queue'; closingMessage: string | null };
 }

@@ -33,6 +33,7 @@ import { allowedOriginsOf, frameAncestorsFor } from '../domain/allowed-origins.t
 import type { Actor } from '../domain/actors.ts';
 import { meetingAtLink, placeAtSlug, placeContext, releasedSlugAt, slugAdmission } from '../domain/places.ts';
 import type { Meeting, QueryParameters } from '../domain/types.ts';
+import { storedQueryString } from '../domain/meetings.ts';
 import { iceServersFor } from '../realtime/ice.ts';
 import { pageHeaders } from './headers.ts';
 import { bundleRoutes } from './bundles.ts';
@@ -166,7 +167,14 @@ export async function pagesPlugin(app: FastifyInstance, opts: PagesPluginOptions
       iceTransportPolicy: config.ice.transportPolicy,
       wsPath: '/ws',
       allowedParents: origins,
-      ...(meeting ? { host: isHost(member, meeting), consultation: meeting.type === 'CONSULTATION' } : {}),
+      ...(meeting
+        ? {
+            host: isHost(member, meeting),
+            consultation: meeting.type === 'CONSULTATION',
+            // Media on without a click only from the meeting's own stored parameters, never from a raw URL.
+            joinWithMedia: String(meeting.queryParameters?.skipPrejoin) === 'true',
+          }
+        : {}),
       ...(waiting ? { waiting } : {}),
     };
     return reply.type('text/html; charset=utf-8').viewAsync('shell', shellView(settings, lang, waiting ? 'waiting' : 'meeting'));
@@ -218,8 +226,7 @@ export async function pagesPlugin(app: FastifyInstance, opts: PagesPluginOptions
  * the meeting's creator decides, the opener completes.
  */
 function queryString(stored: QueryParameters | null, requestQuery: unknown): string {
-  const params = new URLSearchParams();
-  for (const [key, value] of Object.entries(stored ?? {})) params.set(key, String(value));
+  const params = new URLSearchParams(storedQueryString(stored ?? {}));
   for (const [key, value] of Object.entries((requestQuery ?? {}) as Record<string, unknown>)) {
     if (!params.has(key) && typeof value === 'string') params.set(key, value);
   }

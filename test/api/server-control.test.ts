@@ -112,6 +112,9 @@ for (const database of await testDatabases()) {
       try {
         const ada = await wait('Ada', { camera: 'ok', microphone: 'ok', network: 'fair' });
         await ada.next((m) => m.type === 'waiting');
+        // As her page does: a place keeps its grace period only once the page answered.
+        ada.send({ type: 'here' });
+        await ada.roundTrip();
         const ben = await wait('Ben');
         await ben.next((m) => m.type === 'waiting');
         const line = async () => (await api.get(`/v3/rooms/queue/${queue.id}/waiting`)).body.waiting as Array<{ displayName: string; readiness: unknown }>;

@@ -140,7 +140,8 @@ for (const engine of ENGINES) {
       waitUntil('the embedded Foyer frame', async () => page.frames().find((f) => path.test(f.url())), { timeout: WAIT });
 
     it('tells a guest’s page what happens in the meeting, with the ids presence and webhooks use, and carries out or refuses its commands', async () => {
-      const meeting = await createMeeting(server.ctx, operatorActor(clinic.organization), {});
+      // Stored by the organization: its links join at once with camera and microphone on (a bare URL's skipPrejoin joins with both off).
+      const meeting = await createMeeting(server.ctx, operatorActor(clinic.organization), { queryParameters: { skipPrejoin: true } });
       const page = await embedAt(crossSite, `${server.origin}/meetings/${meeting.id}?skipPrejoin=true`, 'Gus');
       const ready = await nextEvent(page, 'ready', (e) => e.type === 'ready');
       assert.deepEqual(ready, { source: 'foyer', type: 'ready', meetingId: meeting.id, page: 'meeting' });
@@ -197,7 +198,7 @@ for (const engine of ENGINES) {
     });
 
     it('lets the host’s page lock, see a knock, unlock and end the meeting for everyone (same site: the member’s session goes along)', async () => {
-      const meeting = await createMeeting(server.ctx, operatorActor(clinic.organization), { ownerEmail: lee.email, type: 'CONSULTATION', waitForOwner: false });
+      const meeting = await createMeeting(server.ctx, operatorActor(clinic.organization), { ownerEmail: lee.email, type: 'CONSULTATION', waitForOwner: false, queryParameters: { skipPrejoin: true } });
       const host = await embedAt(sameSite, `${server.origin}/meetings/${meeting.id}?skipPrejoin=true`, 'Dr Lee', lee);
       const joined = await nextEvent(host, 'joined', (e) => e.type === 'joined');
       assert.equal(joined.host, true);

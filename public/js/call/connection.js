@@ -116,6 +116,15 @@ async function onMessage(c, m) {
       state.locked = m.locked;
       announce(state.host ? (m.locked ? t('lockedNotice') : '') : '');
       return refreshLock(c);
+    case 'host':
+      // The member's sign-in ended (signed out, removed): still in the call, without the host's controls.
+      if (m.host !== false || !state.host) return undefined;
+      state.host = false;
+      state.knocks = [];
+      for (const id of ['lock', 'end-all']) document.getElementById(id)?.remove();
+      renderKnocks(c, []);
+      refresh(c);
+      return announce(t('noLongerHost'));
     case 'mute_requested':
       return showMuteRequest(c, () => toggleMic(c));
     case 'ended':

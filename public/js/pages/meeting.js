@@ -49,8 +49,16 @@ window.addEventListener('pagehide', () => {
 
 if (params.get('skipPrejoin') === 'true' && state.name) {
   void (async () => {
-    const problem = await call.acquire();
-    if (problem) console.warn('foyer:', problem);
+    if (page.settings.joinWithMedia) {
+      const problem = await call.acquire();
+      if (problem) console.warn('foyer:', problem);
+    } else {
+      // Anyone can write this link (another organization on this host too):
+      // without a click it never turns on a camera or microphone. Only the
+      // meeting's own stored parameters may (see joinWithMedia).
+      state.audioOn = false;
+      state.videoOn = false;
+    }
     await call.join();
   })();
 } else {

@@ -27,6 +27,8 @@ export interface MemberStore {
 
   insertMemberSession(session: MemberSession): Promise<void>;
   findMemberSession(idHash: string): Promise<MemberSession | undefined>;
+  /** The sessions of these id hashes that still exist (in no particular order). */
+  findMemberSessions(idHashes: readonly string[]): Promise<MemberSession[]>;
   touchMemberSession(idHash: string, at: Date): Promise<void>;
   deleteMemberSession(idHash: string): Promise<void>;
   /** Ends every session of a user; returns how many there were. */

@@ -37,6 +37,10 @@ export async function handleJoin(connection: SessionHost, message: MessageOf<'jo
   const arrival = { connectionId: connection.id, actor, guestKey, target, name, audio, video };
   const since = participantLists.mark();
   const outcome = await joinPlace(ctx, arrival);
+  // The pass's member rights last while the member does (sign-in-watch.ts).
+  if (passed?.kind === 'member' && outcome.kind !== 'refused') {
+    connection.services.signIns.watch(connection, { userId: passed.user.id, organizationId: passed.organization.id, sessionHash: null });
+  }
   switch (outcome.kind) {
     case 'refused':
       if (outcome.reason === 'bad_name') return connection.refuse(CloseCode.badMessage, 'bad_name', outcome.message ?? 'Invalid name.');

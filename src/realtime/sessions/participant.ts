@@ -5,11 +5,12 @@
  * their join's read, when they are the first here); they relay WebRTC
  * negotiation, announce their media and their hand at a bounded rate,
  * chat and react (relayed to everyone in the place, never stored), and,
- * as the meeting's host, run it. Closing leaves the place (the other instances
- * learn it from the `participant.left` delta).
+ * as the meeting's host, run it (until their member rights end: then they
+ * stay as a guest). Closing leaves the place (the other instances learn it
+ * from the `participant.left` delta).
  */
 import type { JoinOutcome } from '../../domain/joining.ts';
-import { leavePlace, updateMedia } from '../../domain/places.ts';
+import { dropHost, leavePlace, updateMedia } from '../../domain/places.ts';
 import type { MediaState, PlaceRef } from '../../domain/presence.ts';
 import { handleAdmit, handleAskMute, handleEnd, handleLock, handleRemove, handleTurnAway, handleUnlock } from '../handlers/host.ts';
 import { CALL_FEATURES, CHAT_RATE, REACTION_RATE } from '../../../public/js/shared/call-extras.js';
@@ -76,7 +77,7 @@ export class ParticipantSession implements Session, Participating, ParticipantRo
   private constructor(
     readonly connection: SessionHost,
     readonly place: PlaceRef,
-    readonly host: boolean,
+    public host: boolean,
     readonly name: string,
   ) {}
 
@@ -141,6 +142,23 @@ export class ParticipantSession implements Session, Participating, ParticipantRo
     if (!sfu || this.left) return undefined;
     this.link ??= new SfuLink({ id: this.id, place: this.place, send: (m) => this.send(m), track }, sfu, log);
     return this.link;
+  }
+
+  /**
+   * Their member rights ended (signed out, removed): they stay in the call,
+   * no longer the host. Told at once; everyone's list shows it after the
+   * write.
+   */
+  signedOut(): void {
+    if (!this.host) return;
+    this.host = false;
+    this.send({ type: 'host', host: false });
+    this.connection.enqueue(async () => {
+      if (this.left) return;
+      const { services } = this.connection;
+      await dropHost(services.ctx, this.id);
+      services.publish({ t: 'presence', place: this.place, change: { kind: 'unhosted', participantId: this.id } });
+    });
   }
 
   announceMedia(media: MediaState): void {

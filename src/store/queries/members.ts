@@ -83,6 +83,16 @@ export const memberQueries: MemberStore & ThisType<QueryContext> = {
     return row && rowToSession(row);
   },
 
+  async findMemberSessions(idHashes) {
+    const found: MemberSession[] = [];
+    // In slices: a statement's parameters are limited (SQLite: 32766, PostgreSQL: 65535).
+    for (let i = 0; i < idHashes.length; i += 500) {
+      const rows = await this.db.selectFrom('member_sessions').selectAll().where('id_hash', 'in', idHashes.slice(i, i + 500)).execute();
+      found.push(...rows.map(rowToSession));
+    }
+    return found;
+  },
+
   async touchMemberSession(idHash, at) {
     await this.db.updateTable('member_sessions').set({ last_seen_at: toMillis(at) }).where('id_hash', '=', idHash).execute();
   },

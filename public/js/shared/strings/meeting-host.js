@@ -45,6 +45,7 @@ export const meetingHostTexts = {
     muteNow: 'Mute now',
     dismiss: 'Dismiss',
     refused: 'Not done: ',
+    noLongerHost: 'Your sign-in has ended: you stay in the call, but no longer as its host.',
   },
   de: {
     host: 'Gastgeber',
@@ -87,5 +88,6 @@ export const meetingHostTexts = {
     muteNow: 'Jetzt stummschalten',
     dismiss: 'Schließen',
     refused: 'Nicht ausgeführt: ',
+    noLongerHost: 'Ihre Anmeldung ist beendet: Sie bleiben im Gespräch, aber nicht mehr als Gastgeber.',
   },
 };
