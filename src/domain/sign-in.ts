@@ -24,6 +24,7 @@ import type { DomainContext } from './context.ts';
 import { tokenHash } from './member-links.ts';
 import { hashPassword, needsRehash, spendVerification, verifyPassword } from './passwords.ts';
 import type { MemberSession, Organization, User } from './types.ts';
+import type { MemberPorts } from './ports/aggregates.ts';
 
 export const SIGN_IN_WINDOW_MS = 15 * 60_000;
 export const MAX_FAILURES_PER_ACCOUNT = 10;
@@ -47,7 +48,7 @@ export type SignInResult =
   | { ok: false; reason: 'invalid' | 'throttled' }
   | { ok: false; reason: 'choose_organization'; organizations: Organization[] };
 
-async function throttled(ctx: DomainContext, email: string, address: string): Promise<boolean> {
+async function throttled(ctx: DomainContext<MemberPorts>, email: string, address: string): Promise<boolean> {
   const since = new Date(ctx.now().getTime() - SIGN_IN_WINDOW_MS);
   return (
     (await ctx.store.countSignInFailures({ email }, since)) >= MAX_FAILURES_PER_ACCOUNT ||
@@ -55,7 +56,7 @@ async function throttled(ctx: DomainContext, email: string, address: string): Pr
   );
 }
 
-export async function signIn(ctx: DomainContext, input: SignInInput): Promise<SignInResult> {
+export async function signIn(ctx: DomainContext<MemberPorts>, input: SignInInput): Promise<SignInResult> {
   const email = input.email.trim();
   if (await throttled(ctx, email, input.address)) return { ok: false, reason: 'throttled' };
 
@@ -98,7 +99,7 @@ export async function signIn(ctx: DomainContext, input: SignInInput): Promise<Si
 
 /** Opens a session for a member who proved who they are (password or single sign-on); returns the cookie value. */
 export async function startSession(
-  ctx: DomainContext,
+  ctx: DomainContext<MemberPorts>,
   user: User,
   method: MemberSession['method'],
 ): Promise<{ token: string; session: MemberSession }> {
@@ -118,7 +119,7 @@ export async function startSession(
 }
 
 /** The member behind a session cookie, while the session lasts; undefined otherwise (and the ended session is removed). */
-export async function currentMember(ctx: DomainContext, token: string | undefined): Promise<{ actor: Actor; session: MemberSession } | undefined> {
+export async function currentMember(ctx: DomainContext<MemberPorts>, token: string | undefined): Promise<{ actor: Actor; session: MemberSession } | undefined> {
   if (!token || token.length > 100) return undefined;
   const idHash = tokenHash(token);
   const session = await ctx.store.findMemberSession(idHash);
@@ -135,7 +136,7 @@ export async function currentMember(ctx: DomainContext, token: string | undefine
   return { actor: memberActor(organization, user), session };
 }
 
-export async function signOut(ctx: DomainContext, token: string | undefined): Promise<void> {
+export async function signOut(ctx: DomainContext<MemberPorts>, token: string | undefined): Promise<void> {
   if (token && token.length <= 100) await ctx.store.deleteMemberSession(tokenHash(token));
 }
 
