@@ -5,11 +5,15 @@
  * a 1:1 call, a call of four in the grid and in the speaker view, the chat
  * and the participants open, the settings, a camera turned off (initials),
  * a raised hand; the knock screen; a client's waiting screen and their
- * call with the member; the member's console call; the end screens. Real
+ * call with the member; the member's console call; the end screens (the
+ * client served, the host who ended a meeting, a guest it was ended for). Real
  * flow in headless Chromium with fake devices against Foyer on an
  * in-memory SQLite database.
  *
  *   node --import tsx scripts/call-shots.ts [--out DIR] [--only NAME,NAME]
+ *
+ * Reactions are emoji: without a colour emoji font (Debian:
+ * fonts-noto-color-emoji) headless Chromium draws them as empty boxes.
  */
 import type { Browser, Page } from 'playwright-core';
 import { operatorActor } from '../src/domain/actors.ts';
@@ -90,6 +94,15 @@ try {
         if (await ann.locator('#hand').count()) {
           await cat.click(width < 600 ? '#react' : '#hand');
           if (width < 600) await cat.click('#menu-hand');
+          await ann.waitForSelector('.tile.hand');
+          await dan.click('#react');
+          await dan.click('#reaction-menu [data-reaction="👏"]');
+          await ann.waitForSelector('.tile .reaction span');
+          await shot(ann, 'call-hand', width, lang);
+          await ann.click('#react');
+          await ann.waitForTimeout(300);
+          await shot(ann, 'call-reactions', width, lang);
+          await ann.keyboard.press('Escape');
         }
         await ann.click('#more');
         await ann.click('#view-toggle');
@@ -101,6 +114,9 @@ try {
           await bob.click('#chat');
           await bob.fill('#chat-input', 'Here are the notes: https://example.org/notes — see you at 3.');
           await bob.click('#chat-send');
+          await ann.click('#panel-close');
+          await ann.waitForSelector('#chat-unread:not([hidden])');
+          await shot(ann, 'call-unread', width, lang);
           await ann.click('#chat');
           await ann.waitForSelector('#chat-log li');
           await shot(ann, 'call-chat', width, lang);
@@ -150,6 +166,46 @@ try {
         await client.click('#leave');
         await client.waitForSelector('#finished');
         await shot(client, 'waiting-served', width, lang);
+      }
+      if (wanted('ended')) {
+        const ending = await createMeeting(server.ctx, org, { type: 'CONSULTATION', ownerEmail: lee.email, title: 'Knee, follow-up', waitForOwner: false });
+        const host = await page(width, (await startSession(server.ctx, lee, 'password')).token);
+        opened.push(host);
+        await host.goto(`${server.origin}/meetings/${ending.id}?lang=${lang}&skipPrejoin=true`);
+        await phase(host, 'call');
+        const guest = await joined(`${server.origin}/meetings/${ending.id}?lang=${lang}`, 'Pat Doe', width);
+        opened.push(guest);
+        await host.evaluate(() => (document.querySelector('#end-all') as HTMLButtonElement).click());
+        await host.click('#confirm-ok');
+        await host.waitForSelector('#finished');
+        await guest.waitForSelector('#finished');
+        await shot(host, 'ended-by-self', width, lang);
+        await shot(guest, 'ended-by-host', width, lang);
+
+        const created = await createSpace(server.ctx, org, 'board', { name: 'Orthopaedics', slug: `ortho-${width}-${lang}`, hasWaitingList: true });
+        const board = await updateSpace(server.ctx, org, 'board', created.id, { memberIds: [lee.id] });
+        const client = await page(width);
+        opened.push(client);
+        await client.goto(`${server.origin}/${board.slug}?lang=${lang}`);
+        await client.fill('#name', 'Pat Doe');
+        await client.click('#join');
+        await client.waitForSelector('#waiting');
+        await client.waitForSelector('#nobody:not([hidden])');
+        await client.waitForTimeout(800);
+        await shot(client, 'waiting-nobody-board', width, lang);
+        const member = await page(width, (await startSession(server.ctx, lee, 'password')).token);
+        opened.push(member);
+        await member.goto(`${server.origin}/dashboard/boards/${board.id}/console?lang=${lang}`);
+        await member.waitForSelector('#waiting-list li .readiness .badge');
+        await client.waitForSelector('#nobody', { state: 'hidden' });
+        await shot(client, 'waiting-board', width, lang);
+        await shot(member, 'console-readiness', width, lang);
+        await member.click('#waiting-list li:nth-child(1) button.accept');
+        await phase(client, 'call');
+        await phase(member, 'call');
+        await member.click('#app #leave');
+        await client.waitForSelector('#finished[data-kind="served"]');
+        await shot(client, 'served-by-member', width, lang);
       }
       for (const p of opened) await p.context().close();
     }

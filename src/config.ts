@@ -6,6 +6,7 @@
  * settings are parsed in config-sfu.ts.
  */
 import { SfuConfigError, sfuConfig, type SfuConfig } from './config-sfu.ts';
+import { SLUG_RESERVATION_DEFAULT_DAYS, SLUG_RESERVATION_MIN_DAYS } from './domain/slugs.ts';
 
 export interface Config {
   port: number;
@@ -56,6 +57,12 @@ export interface Config {
   waitingGraceSeconds: number;
   /** A member who accepted a client must join the call within this time, or the client returns to the front of the line. */
   waitingLeaseSeconds: number;
+  /** Places one client address may hold in one waiting list at once; 0: no cap (docs/security.md). */
+  waitingPerAddress: number;
+  /** Places one waiting list holds at most; 0: no cap. */
+  waitingPerList: number;
+  /** How long a slug an organization gave up stays reserved to it (at least 90 days). */
+  slugReservationDays: number;
   /** HTTP server timeouts, in ms (see `httpTimeouts`); tests set them below a second. */
   http: HttpTimeouts;
   /** Open signalling WebSockets per client address on one instance; 0: no cap. */
@@ -335,6 +342,9 @@ export function loadConfig(env: Env = process.env): Config {
     passwordHashCost: integer(env, 'PASSWORD_HASH_COST', 17, 14, 20),
     waitingGraceSeconds: integer(env, 'WAITING_GRACE_SECONDS', 60, 5, 3600),
     waitingLeaseSeconds: integer(env, 'WAITING_LEASE_SECONDS', 30, 5, 600),
+    waitingPerAddress: integer(env, 'WAITING_PER_ADDRESS', 20, 0, 100_000),
+    waitingPerList: integer(env, 'WAITING_PER_LIST', 1000, 0, 1_000_000),
+    slugReservationDays: integer(env, 'SLUG_RESERVATION_DAYS', SLUG_RESERVATION_DEFAULT_DAYS, SLUG_RESERVATION_MIN_DAYS, 36_500),
     http,
     wsConnectionsPerAddress: integer(env, 'WS_CONNECTIONS_PER_ADDRESS', 100, 0, 1_000_000),
     mail: mailConfig(env),

@@ -15,7 +15,7 @@ import { openStore } from './store/open.ts';
 import { recordWebhooksOf } from './domain/webhooks/outbox.ts';
 
 export type ContextConfig = Pick<Config, 'databaseUrl' | 'publicUrl' | 'idleCloseSeconds' | 'secretPepper'> &
-  Partial<Pick<Config, 'sessionIdleMinutes' | 'sessionMaxHours' | 'passwordHashCost' | 'waitingGraceSeconds' | 'waitingLeaseSeconds' | 'ssoSecretKey' | 'webhookAllowPrivate'>>;
+  Partial<Pick<Config, 'sessionIdleMinutes' | 'sessionMaxHours' | 'passwordHashCost' | 'waitingGraceSeconds' | 'waitingLeaseSeconds' | 'waitingPerAddress' | 'waitingPerList' | 'slugReservationDays' | 'ssoSecretKey' | 'webhookAllowPrivate'>>;
 
 export interface ContextOptions {
   /** A store the caller opened and will close; otherwise DATABASE_URL is opened (and closed by `close`). */
@@ -65,7 +65,13 @@ export async function createContext(config: ContextConfig, options: ContextOptio
       sessionMaxHours: config.sessionMaxHours ?? 12,
       passwordHashCost: config.passwordHashCost ?? DEFAULT_PASSWORD_COST,
     },
-    waiting: { graceSeconds: config.waitingGraceSeconds ?? 60, leaseSeconds: config.waitingLeaseSeconds ?? 30 },
+    waiting: {
+      graceSeconds: config.waitingGraceSeconds ?? 60,
+      leaseSeconds: config.waitingLeaseSeconds ?? 30,
+      perAddress: config.waitingPerAddress ?? 20,
+      perList: config.waitingPerList ?? 1000,
+    },
+    slugReservationDays: config.slugReservationDays,
     mailer: options.mailer,
     ssoSecretKey: config.ssoSecretKey,
     webhooks: { allowPrivate: config.webhookAllowPrivate ?? false },

@@ -30,6 +30,28 @@ function requestForLog(request: { method?: string; url?: string; host?: string; 
   };
 }
 
+/**
+ * What a failure leaves in the log: its class and code, never its message
+ * or stack, which may hold SQL text or what a client sent.
+ */
+export function failureOf(error: unknown): { name: string; code?: string } {
+  if (error instanceof Error) {
+    const code = (error as { code?: unknown }).code;
+    return typeof code === 'string' ? { name: error.name, code } : { name: error.name };
+  }
+  return { name: typeof error };
+}
+
+/**
+ * A request that failed because its client went away (reset or closed the
+ * connection before its body was read): nothing failed on this side, so it
+ * is logged at `info`, not as an error.
+ */
+export function isClientGone(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  return code === 'ECONNRESET' || code === 'ECONNABORTED' || code === 'EPIPE' || code === 'ERR_STREAM_PREMATURE_CLOSE' || (error instanceof Error && error.message === 'aborted');
+}
+
 /** `false`: a silent logger; an object: extra pino options, and where to write (standard output by default). */
 export type LoggerSetting = boolean | (LoggerOptions & { stream?: DestinationStream });
 

@@ -16,6 +16,7 @@ import type { Logger } from 'pino';
 import type { Config } from './config.ts';
 import { createContext, type FoyerContext } from './context.ts';
 import type { StoreConnection } from './domain/ports/store.ts';
+import { recordPublicUrl } from './domain/public-url.ts';
 import { apiPlugin } from './http/api.ts';
 import { buildApp } from './http/app.ts';
 import { Metrics } from './http/metrics.ts';
@@ -72,11 +73,21 @@ export async function createServer(parts: ServerParts): Promise<FoyerServer> {
     mailer,
     onListenerError: (error, event) => logger.error({ err: error, event: event.type }, 'a listener of a domain event failed'),
   });
+  // Links the operator's CLI makes lead here, whatever shell it runs in.
+  await recordPublicUrl(ctx);
   // Key, organization and quota lookups of the auth hot path, cached for API_KEY_CACHE_SECONDS.
   const lookups = new LookupCache(store, config.apiKeyCacheSeconds * 1000);
   lookups.listen(ctx.events);
   const realtime = createRealtime(ctx, config, logger, parts.realtime);
   const sfu = createSfu(parts, ctx);
+  if (sfu) {
+    realtime.useSfu({
+      fromParticipants: config.sfu.fromParticipants,
+      videoSlots: config.sfu.videoSlots,
+      roomFor: (place) => sfu.roomFor(place),
+      isPlaced: (place) => sfu.isPlaced(place),
+    });
+  }
   // Only when someone may scrape them: the process-wide figures (event loop lag) cost a timer each.
   const metrics = config.metricsToken
     ? new Metrics({
@@ -104,6 +115,7 @@ export async function createServer(parts: ServerParts): Promise<FoyerServer> {
     prefix: config.apiPrefix,
     ctx,
     live: realtime.ctx,
+    ice: config.ice,
     lookups,
     authGuard: parts.limits ? limitsGuard(parts.limits, lookups, config.secretPepper) : undefined,
   });
@@ -113,7 +125,10 @@ export async function createServer(parts: ServerParts): Promise<FoyerServer> {
     realtime,
     pingIntervalMs: realtime.pingIntervalMs,
     connectionsPerAddress: config.wsConnectionsPerAddress,
-    memberOf: async (request) => (await currentMember(ctx, request.cookies[SESSION_COOKIE]))?.actor ?? null,
+    memberOf: async (request) => {
+      const current = await currentMember(ctx, request.cookies[SESSION_COOKIE]);
+      return current ? { actor: current.actor, sessionHash: current.session.idHash } : null;
+    },
     browserOf: browserKeyOf,
   });
   for (const service of sfu ? [webhooks, sfu] : [webhooks]) {

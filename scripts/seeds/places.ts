@@ -24,11 +24,11 @@ export default async function seedPlaces(ctx: DomainContext, _org: Organization,
   const carla = await addUser(ctx, operator, { email: 'carla.nunez@clinic.test', fullName: 'Carla Núñez', role: 'USER' });
   const owner = 'ann.lee@clinic.test';
 
-  await createMeeting(at(26 * 60), operator, { type: 'MEETING', ownerEmail: owner });
+  await createMeeting(at(26 * 60), operator, { type: 'MEETING', ownerEmail: owner, title: 'Weekly case review of the orthopaedics and physiotherapy teams' });
   const gone = await createMeeting(at(180), operator, { type: 'CONSULTATION', ownerEmail: 'bob.stone@clinic.test' });
   await deleteMeeting(ctx, operator, gone.id);
   await createMeeting(at(45), operator, { type: 'MEETING', isInfinite: true, ownerEmail: owner });
-  await createMeeting(at(12), operator, { type: 'CONSULTATION', ownerEmail: carla.email, queryParameters: { patient: 'A-1042', lang: 'de' } });
+  await createMeeting(at(12), operator, { type: 'CONSULTATION', ownerEmail: carla.email, title: 'Knee, follow-up', queryParameters: { patient: 'A-1042', lang: 'de' } });
   const meeting = await createMeeting(at(2), operator, {
     type: 'CONSULTATION',
     ownerEmail: owner,

@@ -29,6 +29,8 @@ export interface DomainContext<S extends Transactional = Store> {
   members: MemberSettings;
   /** Waiting lists: how long a client keeps their place while away, how long a reservation lasts. */
   waiting: WaitingSettings;
+  /** How long a slug given up stays reserved to its organization (SLUG_RESERVATION_DAYS; domain/slugs.ts has the default). */
+  slugReservationDays?: number | undefined;
   /** Key that seals single sign-on client secrets (SSO_SECRET_KEY); without it there is no single sign-on. */
   ssoSecretKey?: string | undefined;
   /** Sends mail to members (invitation and reset links); absent when no mail server is configured. */
@@ -55,6 +57,10 @@ export interface WaitingSettings {
   graceSeconds: number;
   /** A member who accepted a client must join the call within this time, or the client returns to the front. */
   leaseSeconds: number;
+  /** Places one client address may hold in one line at once; 0: no cap. */
+  perAddress: number;
+  /** Places one line holds at most; 0: no cap. */
+  perList: number;
 }
 
 /** A mail to a member: what it is about; the adapter writes the words. */

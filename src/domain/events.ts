@@ -12,6 +12,7 @@
  */
 import type { Store } from './ports/store.ts';
 import type { MediaState, PlaceRef } from './presence.ts';
+import type { FinalWaitingState, Readiness, WaitingOutcome } from './waiting/types.ts';
 
 interface EventBase {
   organizationId: string;
@@ -35,9 +36,9 @@ export type DomainEvent = EventBase &
     | { type: 'room.session.ended'; sessionId: string }
     | { type: 'participant.joined'; place: PlaceRef; participantId: string; displayName: string; media: MediaState; host: boolean }
     | { type: 'participant.left'; place: PlaceRef; participantId: string }
-    | { type: 'waiting.client.joined'; spaceId: string; entryId: string; displayName: string }
+    | { type: 'waiting.client.joined'; spaceId: string; entryId: string; displayName: string; readiness: Readiness | null }
     | { type: 'waiting.client.accepted'; spaceId: string; entryId: string; userId: string; meetingId: string }
-    | { type: 'waiting.client.left'; spaceId: string; entryId: string; outcome: string }
+    | { type: 'waiting.client.left'; spaceId: string; entryId: string; state: FinalWaitingState; outcome: WaitingOutcome }
     | { type: 'waiting.changed'; spaceId: string }
     | { type: 'member.status.changed'; spaceId: string; userId: string; isActive: boolean; isAutoAccepting: boolean }
     | { type: 'space.changed'; spaceId: string; deleted: boolean }

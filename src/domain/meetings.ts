@@ -6,7 +6,7 @@
  */
 import type { Actor } from './actors.ts';
 import { raise, transact, type DomainContext } from './context.ts';
-import type { MeetingPorts, MemberPorts } from './ports/aggregates.ts';
+import type { MeetingPorts, MemberPorts, PlacePorts } from './ports/aggregates.ts';
 import { ConflictError, NotFoundError, ValidationError, type FieldError } from './errors.ts';
 import { isUuidV4, newId, randomBase62 } from './ids.ts';
 import { readPage, type Page } from './pages.ts';
@@ -20,6 +20,37 @@ export const MEETING_TYPES: readonly MeetingType[] = ['MEETING', 'CONSULTATION']
 export const QUERY_PARAMETERS_MAX_KEYS = 50;
 export const QUERY_PARAMETER_KEY_MAX = 64;
 export const QUERY_PARAMETER_VALUE_MAX = 1000;
+
+/**
+ * The request headers Foyer's HTTP server takes, request line included, in
+ * bytes (Node's default, set explicitly on the server); a longer request is
+ * answered 431.
+ */
+export const MAX_REQUEST_HEADER_BYTES = 16 * 1024;
+/**
+ * Room kept for what a browser sends besides the URL: cookies, user agent,
+ * accept and client-hint headers (a few hundred bytes to a few KiB). The
+ * page's URL travels once per request: in the request line when the page
+ * is opened, as the Referer of its own requests after that (the pages send
+ * none to other sites).
+ */
+const BROWSER_HEADERS_RESERVE_BYTES = 8 * 1024;
+/** `GET /meetings/<uuid>? HTTP/1.1` and its line end: the redirect's URL without its query. */
+const REDIRECT_LINE_BYTES = 'GET /meetings/00000000-0000-4000-8000-000000000000? HTTP/1.1\r\n'.length;
+/**
+ * The longest query string a short link may carry, percent-encoded as the
+ * redirect writes it: the meeting page it redirects to is then a request
+ * Foyer itself takes, with up to 8 KiB of a browser's headers beside it
+ * (8,130 bytes).
+ */
+export const SHORT_LINK_QUERY_MAX_BYTES = MAX_REQUEST_HEADER_BYTES - BROWSER_HEADERS_RESERVE_BYTES - REDIRECT_LINE_BYTES;
+
+/** The query string a short link's redirect carries for these stored parameters (web/plugin.ts writes the same). */
+export function storedQueryString(stored: QueryParameters): string {
+  const params = new URLSearchParams();
+  for (const [key, value] of Object.entries(stored)) params.set(key, String(value));
+  return params.toString();
+}
 
 /** 10 base62 characters: ~59.5 bits, far beyond guessing through a rate-limited endpoint. */
 const SHORT_CODE_LENGTH = 10;
@@ -38,6 +69,28 @@ export interface CreateMeetingInput {
    * needs an owner. A v3 extension field (see the README).
    */
   waitForOwner?: boolean | undefined;
+  /**
+   * What the call page shows as the meeting's name (a v3 and dashboard
+   * extension): trimmed, at most 100 characters; empty means none.
+   */
+  title?: string | undefined;
+}
+
+export const MEETING_TITLE_MAX = 100;
+
+/** The title as stored: trimmed, inner runs of white space as one space; null when empty. */
+function checkTitle(errors: FieldError[], value: string | undefined): string | null {
+  if (value === undefined) return null;
+  const title = value.trim().replace(/\s+/g, ' ');
+  if (/[\u0000-\u001f\u007f]/.test(title)) {
+    errors.push({ field: 'title', message: 'title must not contain control characters.' });
+    return null;
+  }
+  if ([...title].length > MEETING_TITLE_MAX) {
+    errors.push({ field: 'title', message: `title has at most ${MEETING_TITLE_MAX} characters.` });
+    return null;
+  }
+  return title || null;
 }
 
 export function parseMeetingType(value: string | undefined): MeetingType | undefined {
@@ -74,10 +127,17 @@ function checkQueryParameters(errors: FieldError[], value: unknown): QueryParame
       errors.push({ field: `${field}.${key}`, message: 'A value is a string, a number or a boolean.' });
     }
   }
+  const length = storedQueryString(result).length;
+  if (length > SHORT_LINK_QUERY_MAX_BYTES) {
+    errors.push({
+      field,
+      message: `queryParameters make a link's query of ${length} characters (percent-encoded); at most ${SHORT_LINK_QUERY_MAX_BYTES} fit in a URL a browser can open.`,
+    });
+  }
   return result;
 }
 
-export async function createMeeting(ctx: DomainContext<MeetingPorts & MemberPorts>, actor: Actor, input: CreateMeetingInput): Promise<Meeting> {
+export async function createMeeting(ctx: DomainContext<MeetingPorts & MemberPorts & PlacePorts>, actor: Actor, input: CreateMeetingInput): Promise<Meeting> {
   authorize(actor, 'meeting.manage');
   const org = actor.organization;
   const errors: FieldError[] = [];
@@ -90,11 +150,12 @@ export async function createMeeting(ctx: DomainContext<MeetingPorts & MemberPort
     errors.push({ field: 'isInfinite', message: 'isInfinite applies only to meetings of type MEETING.' });
   }
 
-  if (input.meetingId !== undefined && !isUuidV4(input.meetingId)) {
-    errors.push({ field: 'meetingId', message: 'meetingId is a UUID v4.' });
+  if (input.meetingId !== undefined && !(isUuidV4(input.meetingId) && (await idFreeOrOwn(ctx, org.id, input.meetingId)))) {
+    errors.push(UNUSABLE_MEETING_ID);
   }
 
   const queryParameters = checkQueryParameters(errors, input.queryParameters);
+  const title = checkTitle(errors, input.title);
 
   // An empty owner email is treated as absent: forms send empty fields.
   const ownerEmail = input.ownerEmail?.trim() || undefined;
@@ -133,10 +194,25 @@ export async function createMeeting(ctx: DomainContext<MeetingPorts & MemberPort
     closedAt: null,
     deletedAt: null,
     lock: waitForOwner ? 'until_owner' : 'open',
+    title,
   };
 
   await insertMeeting(ctx, meeting, Boolean(queryParameters));
   return meeting;
+}
+
+/**
+ * Meeting ids are global (the redirect URL names no organization), so an id
+ * another organization holds cannot be given. It is refused exactly as a
+ * malformed one is, so that the answer does not tell that the id exists;
+ * an id of the caller's own (deleted ones too) is a 409 conflict.
+ */
+const UNUSABLE_MEETING_ID: FieldError = { field: 'meetingId', message: 'meetingId must be a new UUID v4 (or left out).' };
+
+/** Whether no meeting holds this id, or one of `organizationId`'s does. */
+async function idFreeOrOwn(ctx: DomainContext<PlacePorts>, organizationId: string, id: string): Promise<boolean> {
+  const holder = await ctx.store.live.findMeetingRecord({ id: id.toLowerCase() });
+  return !holder || holder.organizationId === organizationId;
 }
 
 /** A short-code collision is astronomically unlikely, but cheap to survive: a few fresh codes, each in a whole new unit of work. */
@@ -151,7 +227,7 @@ const SHORT_CODE_RETRY = {
  * collision (see `transact`) it draws another. A taken id can only be a
  * client-chosen one, so it is reported as `meetingId`.
  */
-async function insertMeeting(ctx: DomainContext<MeetingPorts>, meeting: Meeting, withShortCode: boolean): Promise<void> {
+async function insertMeeting(ctx: DomainContext<MeetingPorts & PlacePorts>, meeting: Meeting, withShortCode: boolean): Promise<void> {
   try {
     await transact(
       ctx,
@@ -164,6 +240,8 @@ async function insertMeeting(ctx: DomainContext<MeetingPorts>, meeting: Meeting,
     );
   } catch (error) {
     if (error instanceof ConflictError && error.field === 'id') {
+      // Taken meanwhile: by another organization, answered as above.
+      if (!(await idFreeOrOwn(ctx, meeting.organizationId, meeting.id))) throw new ValidationError([UNUSABLE_MEETING_ID]);
       throw new ConflictError('meetingId', 'A meeting with this meetingId already exists.');
     }
     throw error;

@@ -9,6 +9,7 @@ import { ValidationError } from './errors.ts';
 import { isUuidV4 } from './ids.ts';
 import { liveClock, meetingState, type LiveContext, type MeetingState } from './lifecycle.ts';
 import type { SlugPlace } from './ports/live-store.ts';
+import type { ReleasedSlug } from './ports/store.ts';
 import type { MediaState, Participant, PlaceRef } from './presence.ts';
 import { isSlugShaped } from './slugs.ts';
 import type { Meeting } from './types.ts';
@@ -54,9 +55,26 @@ export async function meetingAtLink(
   return meeting && { meeting, state: meetingState(meeting, ctx.now()) };
 }
 
+/**
+ * What a call page says about where it leads: the organization's name and,
+ * for a consultation, the name of the clinician who owns it.
+ */
+export async function placeContext(ctx: DomainContext, organizationId: string, meeting?: Meeting): Promise<{ organization: string | null; hostName: string | null }> {
+  const [organization, owner] = await Promise.all([
+    ctx.store.findOrganization(organizationId),
+    meeting?.type === 'CONSULTATION' && meeting.ownerUserId ? ctx.store.findUser(organizationId, meeting.ownerUserId) : undefined,
+  ]);
+  return { organization: organization?.name ?? null, hostName: owner?.fullName ?? null };
+}
+
 /** The room, board or queue at a slug, across organizations. */
 export async function placeAtSlug(ctx: DomainContext, slug: string): Promise<SlugPlace | undefined> {
   return isSlugShaped(slug) ? ctx.store.live.findSlugPlace(slug) : undefined;
+}
+
+/** A slug nothing is at now but that an organization gave up and still holds (domain/slugs.ts): where its place moved, or that it ended. */
+export async function releasedSlugAt(ctx: DomainContext, slug: string): Promise<ReleasedSlug | undefined> {
+  return isSlugShaped(slug) ? ctx.store.findReleasedSlug(slug, ctx.now()) : undefined;
 }
 
 /** Removes a participant, raising `participant.left`; the place gets its deadline when it is now empty everywhere. */
@@ -78,4 +96,9 @@ export async function participantsOf(ctx: LiveContext, place: PlaceRef): Promise
 /** A participant's microphone, camera and screen as they announce them. */
 export async function updateMedia(ctx: LiveContext, connectionId: string, media: MediaState): Promise<void> {
   await ctx.store.live.setMedia(connectionId, media);
+}
+
+/** The participant's member rights ended (signed out, removed): they stay, no longer the host. */
+export async function dropHost(ctx: LiveContext, connectionId: string): Promise<void> {
+  await ctx.store.live.dropHost(connectionId);
 }

@@ -3,12 +3,26 @@
  * Slugs of rooms, boards and queues share one namespace because their
  * redirect URLs all live at `{redirect_host}/<slug>`; the front end's own
  * paths must therefore never be claimable.
+ *
+ * A slug an organization gives up (a board or queue renamed or deleted)
+ * stays reserved to it for SLUG_RESERVATION_DAYS: its old links say "this
+ * link has moved" or "has ended" instead of leading into whatever another
+ * organization would put there, and only the same organization may take
+ * it again meanwhile (docs/api.md, "Slugs").
  */
 import { type FieldError } from './errors.ts';
 
 const SLUG = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
 export const SLUG_MIN = 3;
 export const SLUG_MAX = 64;
+/** How long a given-up slug stays its organization's, unless SLUG_RESERVATION_DAYS says longer. */
+export const SLUG_RESERVATION_DEFAULT_DAYS = 365;
+export const SLUG_RESERVATION_MIN_DAYS = 90;
+
+/** Until when a slug given up at `at` stays reserved. */
+export function slugReservedUntil(at: Date, days: number | undefined): Date {
+  return new Date(at.getTime() + (days ?? SLUG_RESERVATION_DEFAULT_DAYS) * 86_400_000);
+}
 
 /** Paths the front end and API use at the top level of `{redirect_host}`. */
 export const RESERVED_SLUGS: ReadonlySet<string> = new Set([

@@ -13,7 +13,7 @@ import { newId } from './ids.ts';
 import { readPage, type Page } from './pages.ts';
 import { authorize } from './policies.ts';
 import type { MemberState, PageRequest, SpacePatch } from './ports/store.ts';
-import { slugProblem } from './slugs.ts';
+import { slugProblem, slugReservedUntil } from './slugs.ts';
 import { checkText } from './text.ts';
 import type { Member, Organization, Space, SpaceKind } from './types.ts';
 import { closeLine, membersRemoved } from './waiting/closing.ts';
@@ -129,7 +129,10 @@ export async function updateSpace(
 
     const patch: SpacePatch = {};
     if (input.name !== undefined) patch.name = input.name.trim();
-    if (input.slug !== undefined) patch.slug = input.slug;
+    if (input.slug !== undefined && input.slug !== current.slug) {
+      patch.slug = input.slug;
+      patch.oldSlugReservedUntil = slugReservedUntil(tx.now(), tx.slugReservationDays);
+    }
     if (input.closingMessage !== undefined) patch.closingMessage = input.closingMessage;
     if (input.isActive !== undefined) patch.isActive = input.isActive;
     if (input.hasWaitingList !== undefined && kind === 'board') patch.hasWaitingList = input.hasWaitingList;
@@ -154,7 +157,7 @@ export async function deleteSpace(ctx: DomainContext, actor: Actor, kind: SpaceK
     const current = await tx.store.findSpace(actor.organization.id, kind, id, { lock: true });
     if (!current) throw new NotFoundError(kind);
     await closeLine(tx, current, 'deleted');
-    const space = await tx.store.deleteSpace(actor.organization.id, kind, id);
+    const space = await tx.store.deleteSpace(actor.organization.id, kind, id, { at: tx.now(), until: slugReservedUntil(tx.now(), tx.slugReservationDays) });
     if (!space) throw new NotFoundError(kind);
     raise(tx, { type: 'space.changed', organizationId: space.organizationId, spaceId: space.id, deleted: true, at: tx.now() });
     return space;

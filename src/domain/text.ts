@@ -19,6 +19,9 @@ export function checkText(
     errors.push({ field, message: `${field} must not be empty.` });
   } else if (value.length > max) {
     errors.push({ field, message: `${field} has at most ${max} characters.` });
+  } else if (/\p{Cs}/u.test(value)) {
+    // A lone surrogate: each database would store it altered, and differently.
+    errors.push({ field, message: `${field} must be well-formed text (it holds a lone surrogate).` });
   }
 }
 

@@ -69,6 +69,8 @@ export interface Meeting {
   deletedAt: Date | null;
   /** Whether arrivals knock (see meeting-admin.ts). */
   lock: MeetingLock;
+  /** What the call page shows as the meeting's name (v3 and dashboard extension); null: none given. */
+  title: string | null;
 }
 
 /**

@@ -8,6 +8,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { DomainContext } from '../domain/context.ts';
 import type { CredentialLookups } from '../domain/keys.ts';
+import type { IceConfig } from '../config.ts';
 import type { LiveContext } from '../domain/lifecycle.ts';
 import { installAuth, type AuthGuard } from './plugins/auth.ts';
 import { v1Plugin } from './v1/plugin.ts';
@@ -18,6 +19,8 @@ export interface ApiPluginOptions {
   ctx: DomainContext;
   /** The domain context with the realtime side's clock (v3 reads who is present). */
   live: LiveContext;
+  /** The ICE servers GET /v3/ice-servers hands out. */
+  ice: IceConfig;
   /** Where API keys are looked up (a cache in production); the store when absent. */
   lookups?: CredentialLookups;
   /** Request limits (see plugins/auth.ts and plugins/limits.ts). */
@@ -29,5 +32,5 @@ export async function apiPlugin(api: FastifyInstance, opts: ApiPluginOptions): P
   installAuth(api, { ctx, lookups: opts.lookups, guard: opts.authGuard });
   await api.register(v1Plugin, { ctx });
   await api.register(v2Plugin, { ctx, prefix: '/v2' });
-  await api.register(v3Plugin, { ctx, live: opts.live, prefix: '/v3' });
+  await api.register(v3Plugin, { ctx, live: opts.live, ice: opts.ice, prefix: '/v3' });
 }

@@ -13,6 +13,7 @@ import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import { TypeBoxValidatorCompiler, type TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Logger } from 'pino';
 import type { Config } from '../config.ts';
+import { MAX_REQUEST_HEADER_BYTES } from '../domain/meetings.ts';
 import type { StoreConnection } from '../domain/ports/store.ts';
 import { installHealthRoutes, type HealthOptions } from './health.ts';
 import { installRootErrorHandling, sendProblem, toProblem } from './plugins/errors.ts';
@@ -44,6 +45,8 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
     requestTimeout: config.http.requestTimeoutMs,
     keepAliveTimeout: config.http.keepAliveTimeoutMs,
     http: {
+      // Explicit: what a short link may store is computed from it (domain/meetings.ts).
+      maxHeaderSize: MAX_REQUEST_HEADER_BYTES,
       headersTimeout: config.http.headersTimeoutMs,
       // How often Node looks for connections past those timeouts (30 s by default, which would let them overstay).
       connectionsCheckingInterval: Math.min(1000, Math.ceil(config.http.headersTimeoutMs / 4)),

@@ -5,6 +5,7 @@
  * reused for another meaning (add a new one instead).
  */
 import { Type, type Static } from '@fastify/type-provider-typebox';
+import { named } from './openapi-document.ts';
 
 export interface ProblemKind {
   type: string;
@@ -33,7 +34,7 @@ export const PROBLEMS = {
 export const PROBLEM_CONTENT_TYPE = 'application/problem+json';
 
 /** The body of every error response; documented once in the OpenAPI components. */
-export const ProblemSchema = Type.Object(
+export const ProblemSchema = named('Problem', Type.Object(
   {
     type: Type.String({ description: 'Stable URN naming the kind of problem, e.g. urn:foyer:problem:validation-failed.' }),
     title: Type.String({ description: 'Short summary of the problem type.' }),
@@ -49,8 +50,8 @@ export const ProblemSchema = Type.Object(
       ),
     ),
   },
-  { $id: 'Problem', title: 'Problem details (RFC 9457)' },
-);
+  { title: 'Problem details (RFC 9457)' },
+));
 
 export type Problem = Static<typeof ProblemSchema>;
 

@@ -6,7 +6,18 @@
  */
 import { Type } from '@fastify/type-provider-typebox';
 import type { TSchema } from '@fastify/type-provider-typebox';
+import { documented } from './openapi-document.ts';
 import { PROBLEM_CONTENT_TYPE, ProblemSchema } from './problems.ts';
+
+/** An id in a request (path or body): documented as a UUID, checked by the route or the domain with its own answer. */
+export function requestId(description: string) {
+  return documented(Type.String({ description }), { format: 'uuid' });
+}
+
+/** An id in a response: always a UUID. */
+export function responseId(description?: string) {
+  return Type.String({ format: 'uuid', ...(description ? { description } : {}) });
+}
 
 const ERROR_DESCRIPTIONS: Record<number, string> = {
   400: 'Invalid request: each invalid field is listed in `errors`.',
@@ -33,7 +44,7 @@ export function problemResponses(...statuses: number[]): Record<number, { descri
 export const BODY_ERRORS = [400, 413, 415] as const;
 
 export const MeetingIdParams = Type.Object({
-  id: Type.String({ description: 'Meeting id (UUID v4, matched case-insensitively).' }),
+  id: requestId('Meeting id (UUID v4, matched case-insensitively; any other text answers 404).'),
 });
 
 export const SlugParams = Type.Object({
@@ -41,5 +52,5 @@ export const SlugParams = Type.Object({
 });
 
 export const SpaceIdParams = Type.Object({
-  id: Type.String({ description: 'Board or queue id (UUID v4).' }),
+  id: requestId('Board or queue id (UUID v4).'),
 });

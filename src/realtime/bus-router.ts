@@ -3,8 +3,10 @@
  * Delivers what arrives on the bus (from this instance or another) to the
  * part of this instance it concerns: a presence change to the held
  * participant lists, a relayed offer or candidate to its participant, a
+ * chat message or reaction to everyone of its place here, a
  * place's end to everyone of it here, a host's decision to the members
- * of its meeting, a changed waiting list to its followers. What is not
+ * of its meeting, a changed waiting list to its followers, a sign-out to
+ * the sign-in watch. What is not
  * for anyone here is dropped.
  */
 import { deliverHostDecision, isHostMessage } from './host-delivery.ts';
@@ -16,6 +18,16 @@ export function routeBusMessage(services: RealtimeServices, message: BusMessage)
   switch (message.t) {
     case 'presence':
       participantLists.apply(message.place, message.change);
+      // Whoever just joined holds a list read from the database, without hands: the raised ones are said again.
+      if (message.change.kind === 'joined') {
+        for (const p of registry.participants(message.place)) if (p.hand && p.id !== message.change.participant.id) p.reannounceHand();
+      }
+      return;
+    case 'hands':
+      for (const p of registry.participants(message.place)) p.reannounceHand();
+      return;
+    case 'broadcast':
+      for (const p of registry.participants(message.place)) p.send(message.message);
       return;
     case 'line':
       lines.changed(message.organizationId, message.spaceId);
@@ -27,6 +39,9 @@ export function routeBusMessage(services: RealtimeServices, message: BusMessage)
     }
     case 'ended':
       registry.end(message.place, message.reason, message.byHost === true);
+      return;
+    case 'signed_out':
+      services.signIns.checkNow();
       return;
   }
   if (!isHostMessage(message)) return;

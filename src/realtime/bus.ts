@@ -1,15 +1,16 @@
 /**
  * @module realtime/bus
  * How instances tell each other about a meeting place: a participant
- * joined, left or changed their media (a delta: the changed participant,
- * never the whole list), a signalling message for a participant, a place
+ * joined, left, changed their media or raised their hand (a delta: the
+ * changed participant, never the whole list), a signalling message for a
+ * participant, a chat message or reaction for everyone in it, a place
  * ended, a host's decision, a waiting list changed. In one process the
  * local bus delivers in process; with REDIS_URL the Redis bus fans out to
  * every instance (see redis-bus.ts). Every instance receives every message
  * and each subscriber keeps only what concerns it.
  */
 import type { MediaState, PlaceRef } from '../domain/presence.ts';
-import type { ServerMessage } from './protocol.ts';
+import type { ChatMessage, ReactionMessage, ServerMessage } from './protocol.ts';
 
 export type RelayedMessage = Extract<ServerMessage, { type: 'offer' | 'answer' | 'ice' }>;
 
@@ -20,17 +21,27 @@ export interface ListedParticipant extends MediaState {
   host: boolean;
   /** Milliseconds since the epoch; the list is ordered by it, then by id. */
   joinedAt: number;
+  /** Their hand is raised: known from the deltas only, never stored (a list read from the database has none). */
+  hand?: boolean;
 }
 
 /** One change of a place's participants. */
 export type PresenceChange =
   | { kind: 'joined'; participant: ListedParticipant }
   | { kind: 'left'; participantId: string }
-  | { kind: 'media'; participantId: string; media: MediaState };
+  | { kind: 'media'; participantId: string; media: MediaState }
+  | { kind: 'hand'; participantId: string; raised: boolean }
+
+  /** No longer the host (their member rights ended). */
+  | { kind: 'unhosted'; participantId: string };
 
 export type BusMessage =
   | { t: 'presence'; place: PlaceRef; change: PresenceChange }
   | { t: 'signal'; place: PlaceRef; to: string; message: RelayedMessage }
+  /** An instance caught up from the database: the others announce their participants' hands in the place again. */
+  | { t: 'hands'; place: PlaceRef }
+  /** For every participant of the place (chat, reactions): relayed, never stored. */
+  | { t: 'broadcast'; place: PlaceRef; message: ChatMessage | ReactionMessage }
   | { t: 'ended'; place: PlaceRef; reason: 'closed' | 'deleted'; byHost?: boolean }
   /** The host's decisions (see host-delivery.ts). */
   | { t: 'lock'; place: PlaceRef; locked: boolean }
@@ -39,7 +50,9 @@ export type BusMessage =
   | { t: 'removed'; place: PlaceRef; participantId: string }
   | { t: 'mute'; place: PlaceRef; to: string }
   /** A board's or queue's waiting list changed: its followers are sent their view. */
-  | { t: 'line'; organizationId: string; spaceId: string };
+  | { t: 'line'; organizationId: string; spaceId: string }
+  /** A member's sign-in session (or all of them) ended: sockets check theirs now (sign-in-watch.ts). */
+  | { t: 'signed_out'; userId: string };
 
 export type BusHandler = (message: BusMessage) => void;
 

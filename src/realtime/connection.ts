@@ -10,6 +10,7 @@
 import type { Actor } from '../domain/actors.ts';
 import { CloseCode, parseClientMessage, ProtocolError, type ClientMessage, type ServerMessage } from './protocol.ts';
 import type { Handler, HandlerTable, RealtimeServices, Session, SessionHost } from './session.ts';
+import type { SignedIn } from './sign-in-watch.ts';
 
 /** What the connection needs from a transport. */
 export interface Peer {
@@ -24,7 +25,7 @@ export interface ConnectionLimits {
   maxMessagesPer10s: number;
 }
 
-export class Connection implements SessionHost {
+export class Connection implements SessionHost, SignedIn {
   session: Session | undefined;
   gone = false;
   private queue: Promise<void> = Promise.resolve();
@@ -39,16 +40,32 @@ export class Connection implements SessionHost {
     private readonly limits: ConnectionLimits,
     private readonly peer: Peer,
     readonly id: string,
-    readonly member: Actor | null = null,
+    private signedIn: Actor | null = null,
     readonly guestKey: string | null = null,
+    readonly address: string | null = null,
   ) {
     this.joinTimer = setTimeout(() => {
       if (!this.session) this.close(CloseCode.joinTimeout, 'No join message in time.');
     }, limits.joinTimeoutMs);
   }
 
+  get member(): Actor | null {
+    return this.signedIn;
+  }
+
   send(message: ServerMessage): void {
     if (!this.gone) this.peer.send(message);
+  }
+
+  /**
+   * The member rights it held ended: every message from now on (those
+   * queued included) acts as a guest's, and the session lets go of what
+   * it held as the member.
+   */
+  signedOut(): void {
+    if (this.gone) return;
+    this.signedIn = null;
+    this.session?.signedOut?.();
   }
 
   /** A text frame from the client. Messages are handled strictly in order. */
@@ -107,6 +124,7 @@ export class Connection implements SessionHost {
     clearTimeout(this.joinTimer);
     this.gone = true;
     this.services.registry.forget(this);
+    this.services.signIns.forget(this);
     // After any message still in flight: a session it is still opening (a join finishing) is undone too.
     void this.services.track(
       this.queue.then(async () => {

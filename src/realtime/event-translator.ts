@@ -3,7 +3,7 @@
  * What every instance must hear of a domain event raised on this one, as
  * bus messages: a participant who joined or left (the changed participant,
  * a delta), a place that ended, the host's decisions, a waiting
- * list that changed. Events that concern no socket become nothing.
+ * list that changed, a member signed out. Events that concern no socket become nothing.
  */
 import type { DomainEvent } from '../domain/events.ts';
 import type { PlaceRef } from '../domain/presence.ts';
@@ -43,6 +43,8 @@ export function busMessagesOf(event: DomainEvent): BusMessage[] {
       return [{ t: 'removed', place: meeting(event.meetingId), participantId: event.participantId }];
     case 'participant.mute_requested':
       return [{ t: 'mute', place: meeting(event.meetingId), to: event.participantId }];
+    case 'member.signed_out':
+      return [{ t: 'signed_out', userId: event.userId }];
     case 'waiting.changed':
     case 'space.changed':
       return [{ t: 'line', organizationId: event.organizationId, spaceId: event.spaceId }];

@@ -1,6 +1,8 @@
 /**
  * @module realtime/ice
- * The ICE servers a browser gets with the meeting page. With TURN_SECRET
+ * The ICE servers a participant gets: a browser with the meeting page, any
+ * participant in its `welcome`, an organization's server from
+ * `GET /v3/ice-servers`. With TURN_SECRET
  * (coturn's `use-auth-secret` / `static-auth-secret`), each page gets its
  * own short-lived TURN credentials (the "TURN REST API" scheme coturn
  * implements): username `<expiry>:foyer`, password
@@ -17,6 +19,13 @@ export interface IceServer {
   urls: string[];
   username?: string;
   credential?: string;
+}
+
+/** The ICE servers as issued at `now`, with when their TURN credentials stop working (null: none issued, or static ones). */
+export function issueIceServers(ice: IceConfig, now: Date): { iceServers: IceServer[]; expiresAt: Date | null } {
+  const iceServers = iceServersFor(ice, now);
+  const issued = ice.turnSecret !== undefined && iceServers.some((s) => s.username !== undefined);
+  return { iceServers, expiresAt: issued ? new Date((Math.floor(now.getTime() / 1000) + TURN_CREDENTIAL_TTL_SECONDS) * 1000) : null };
 }
 
 export function iceServersFor(ice: IceConfig, now: Date): IceServer[] {

@@ -132,7 +132,10 @@ export class ParticipantLists {
 
   /** Replaces the list with a read, then replays the deltas received since `since`; returns whether the replay changed it. */
   private install(held: Held, key: string, participants: Participant[], since: number): boolean {
-    held.entries.splice(0, held.entries.length, ...participants.map(listedParticipant).sort(byArrival));
+    // Hands are not in the database: those known here stay with their participants.
+    const raised = new Set(held.entries.filter((e) => e.hand).map((e) => e.id));
+    const read = participants.map(listedParticipant).map((e) => (raised.has(e.id) ? { ...e, hand: true } : e));
+    held.entries.splice(0, held.entries.length, ...read.sort(byArrival));
     // Deltas of the read's time are gone already (a read slower than KEEP_MS): read again.
     if (since < this.forgottenUpTo) void this.refreshAll(() => {});
     let changed = false;
@@ -161,19 +164,27 @@ function applyTo(entries: ListedParticipant[], change: PresenceChange): boolean 
   const index = entries.findIndex((e) => e.id === id);
   switch (change.kind) {
     case 'joined': {
-      const entry = change.participant;
+      const entry = { ...change.participant };
       if (index >= 0) {
+        // A join says nothing of the hand: the one known here stays.
+        if (entries[index]!.hand) entry.hand = true;
         if (sameEntry(entries[index]!, entry)) return false;
         entries.splice(index, 1);
       }
       const at = entries.findIndex((e) => byArrival(entry, e) < 0);
-      entries.splice(at < 0 ? entries.length : at, 0, { ...entry });
+      entries.splice(at < 0 ? entries.length : at, 0, entry);
       return true;
     }
     case 'left':
       if (index < 0) return false;
       entries.splice(index, 1);
       return true;
+    case 'unhosted': {
+      const entry = entries[index];
+      if (!entry?.host) return false;
+      entry.host = false;
+      return true;
+    }
     case 'media': {
       const entry = entries[index];
       const { audio, video, screen } = change.media;
@@ -181,9 +192,15 @@ function applyTo(entries: ListedParticipant[], change: PresenceChange): boolean 
       Object.assign(entry, { audio, video, screen });
       return true;
     }
+    case 'hand': {
+      const entry = entries[index];
+      if (!entry || Boolean(entry.hand) === change.raised) return false;
+      entry.hand = change.raised;
+      return true;
+    }
   }
 }
 
 function sameEntry(a: ListedParticipant, b: ListedParticipant): boolean {
-  return a.displayName === b.displayName && a.audio === b.audio && a.video === b.video && a.screen === b.screen && a.host === b.host && a.joinedAt === b.joinedAt;
+  return a.displayName === b.displayName && a.audio === b.audio && a.video === b.video && a.screen === b.screen && a.host === b.host && a.joinedAt === b.joinedAt && Boolean(a.hand) === Boolean(b.hand);
 }

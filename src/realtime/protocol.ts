@@ -2,10 +2,14 @@
  * @module realtime/protocol
  * The signalling protocol's messages (docs/signalling.md is the prose
  * version) and the parser for what clients send. The parser is strict on
- * shape and size and rebuilds every message from known fields, so nothing
- * a client adds is ever relayed to anyone else.
+ * shape, size and text (no control characters, no lone surrogates, in any
+ * field of any type) and rebuilds every message from known fields, so
+ * nothing a client adds is ever relayed to anyone else, and nothing
+ * malformed reaches the domain.
  */
 
+import { parseReadiness, type Readiness } from '../domain/waiting/types.ts';
+import type { IceServer } from './ice.ts';
 import type { ClientView, ConsoleView } from '../domain/waiting/views.ts';
 
 /** Largest WebSocket message accepted; `ws` closes the socket with 1009 beyond it. */
@@ -32,11 +36,14 @@ export type ClientMessage =
   | { type: 'media'; audio: boolean; video: boolean; screen: boolean }
   | { type: 'ping' }
   | { type: 'leave' }
-  | { type: 'wait'; slug: string; name: string; token: string | null }
+  | { type: 'wait'; slug: string; name: string; token: string | null; readiness: Readiness | null }
+  | { type: 'readiness'; readiness: Readiness }
+  | { type: 'here' }
   | { type: 'console'; kind: 'board' | 'queue'; spaceId: string }
   | { type: 'accept'; entryId: string }
   | { type: 'decline'; entryId: string; message: string | null }
   | { type: 'take_next' }
+  | { type: 'remove_client'; entryId: string }
   | { type: 'status'; isActive: boolean | undefined; isAutoAccepting: boolean | undefined }
   | { type: 'end' }
   | { type: 'remove'; participantId: string }
@@ -44,7 +51,14 @@ export type ClientMessage =
   | { type: 'lock' }
   | { type: 'unlock' }
   | { type: 'admit'; knockId: string }
-  | { type: 'turn_away'; knockId: string };
+  | { type: 'turn_away'; knockId: string }
+  | { type: 'chat'; text: string }
+  | { type: 'hand'; raised: boolean }
+  | { type: 'reaction'; emoji: string }
+  /** Through the SFU: how much of `from`'s video this page wants (its tile's size, or none beyond the video slots). */
+  | { type: 'sfu_want'; from: string; video: VideoWant };
+
+export type VideoWant = 'high' | 'low' | 'off';
 
 export interface ParticipantView {
   id: string;
@@ -54,6 +68,27 @@ export interface ParticipantView {
   screen: boolean;
   /** The meeting's host: everyone sees them as the host. */
   host: boolean;
+  /** Their hand is raised (kept by the instances, never stored). */
+  hand: boolean;
+}
+
+/** A chat message as everyone in the place receives it (the sender too). */
+export interface ChatMessage {
+  type: 'chat';
+  /** The sender's participant id. */
+  from: string;
+  /** The sender's display name when they sent it. */
+  name: string;
+  text: string;
+  /** When the server relayed it (ISO 8601). */
+  at: string;
+}
+
+/** A reaction as everyone in the place receives it (the sender too). */
+export interface ReactionMessage {
+  type: 'reaction';
+  from: string;
+  emoji: string;
 }
 
 /** Someone knocking, as their meeting's host sees them. */
@@ -75,19 +110,43 @@ export type ServerMessage =
       host: boolean;
       /** Arrivals knock (always false in a room). */
       locked: boolean;
+      /** Where to find a path for media: STUN and TURN servers, with TURN credentials of this participant's own. */
+      iceServers: IceServer[];
+      /** `relay`: use the TURN relay only (the operator's ICE_TRANSPORT_POLICY). */
+      iceTransportPolicy: 'all' | 'relay';
+      /** What this server relays besides media and presence: `chat`, `hand`, `reaction`. */
+      features: string[];
     }
   | { type: 'participants'; participants: ParticipantView[] }
-  | { type: 'offer' | 'answer'; from: string; sdp: string }
+  /** From `sfu`, an answer names the session (o= line) of the offer it answers: an answer to a replaced offer is recognised. */
+  | { type: 'offer' | 'answer'; from: string; sdp: string; session?: string }
   | { type: 'ice'; from: string; candidate: IceCandidate | null }
   | { type: 'ended'; reason: 'closed' | 'deleted'; by?: 'host' }
   | { type: 'knocking'; wasRemoved: boolean }
   | { type: 'knocks'; knocks: KnockView[] }
   | { type: 'lock'; locked: boolean }
+  /** Your member rights ended (signed out, removed): you stay, no longer the host. */
+  | { type: 'host'; host: false }
   | { type: 'mute_requested' }
-  | { type: 'error'; code: string; message: string }
+  | ChatMessage
+  | ReactionMessage
+  | { type: 'error'; code: string; message: string; about?: 'chat' | 'reaction' }
   | { type: 'pong' }
   | { type: 'waiting'; token: string | undefined; view: ClientView }
-  | { type: 'console'; view: ConsoleView };
+  | { type: 'console'; view: ConsoleView }
+  | SfuMessage;
+
+/** The peer id that `offer`/`answer`/`ice` address to reach the SFU instead of a participant. */
+export const SFU_PEER = 'sfu';
+
+/** What the SFU link tells its browser besides offers and answers (docs/signalling.md, "The sfu peer"). */
+export type SfuMessage =
+  /** The place's media goes through the SFU from now on: publish to `sfu` (again, with `restart`: the SFU changed). */
+  | { type: 'sfu'; event: 'use'; restart: boolean }
+  /** Which participant each receiving m-line (by mid) carries, for the subscription offer that follows. */
+  | { type: 'sfu'; event: 'streams'; streams: Array<{ mid: string; kind: 'audio' | 'video'; from: string }> }
+  /** Who is speaking, from the SFU's audio levels. */
+  | { type: 'sfu'; event: 'talking'; from: string; talking: boolean };
 
 export class ProtocolError extends Error {
   override name = 'ProtocolError';
@@ -135,6 +194,13 @@ function candidate(v: unknown): IceCandidate | null {
   };
 }
 
+/** A waiting client's device and network check: the three known fields with known values, or a protocol error. */
+function readiness(v: unknown): Readiness {
+  const parsed = parseReadiness(v);
+  if (!parsed) fail('"readiness" is {camera, microphone, network}: camera and microphone ok, off, blocked, missing or failed; network good, fair, poor or unknown.');
+  return parsed;
+}
+
 type Fields = Record<string, unknown>;
 type MessageOf<T extends ClientMessage['type']> = Extract<ClientMessage, { type: T }>;
 
@@ -163,12 +229,21 @@ const PARSERS: { [T in ClientMessage['type']]: (o: Fields) => MessageOf<T> } = {
   ping: () => ({ type: 'ping' }),
   leave: () => ({ type: 'leave' }),
   // The display name is checked by the domain, as for `join`.
-  wait: (o) => ({ type: 'wait', slug: str(o, 'slug', MAX_ID_CHARS), name: str(o, 'name', 256), token: nullableStr(o, 'token', 100) }),
+  here: () => ({ type: 'here' }),
+  wait: (o) => ({
+    type: 'wait',
+    slug: str(o, 'slug', MAX_ID_CHARS),
+    name: str(o, 'name', 256),
+    token: nullableStr(o, 'token', 100),
+    readiness: o.readiness === undefined || o.readiness === null ? null : readiness(o.readiness),
+  }),
+  readiness: (o) => ({ type: 'readiness', readiness: readiness(o.readiness) }),
   console(o) {
     if (o.kind !== 'board' && o.kind !== 'queue') fail('"kind" is "board" or "queue".');
     return { type: 'console', kind: o.kind, spaceId: str(o, 'spaceId', MAX_ID_CHARS) };
   },
   accept: (o) => ({ type: 'accept', entryId: str(o, 'entryId', MAX_ID_CHARS) }),
+  remove_client: (o) => ({ type: 'remove_client', entryId: str(o, 'entryId', MAX_ID_CHARS) }),
   decline: (o) => ({ type: 'decline', entryId: str(o, 'entryId', MAX_ID_CHARS), message: nullableStr(o, 'message', 1000) }),
   take_next: () => ({ type: 'take_next' }),
   status: (o) => ({ type: 'status', isActive: optionalBool(o, 'isActive'), isAutoAccepting: optionalBool(o, 'isAutoAccepting') }),
@@ -179,6 +254,17 @@ const PARSERS: { [T in ClientMessage['type']]: (o: Fields) => MessageOf<T> } = {
   unlock: () => ({ type: 'unlock' }),
   admit: (o) => ({ type: 'admit', knockId: str(o, 'knockId', MAX_ID_CHARS) }),
   turn_away: (o) => ({ type: 'turn_away', knockId: str(o, 'knockId', MAX_ID_CHARS) }),
+  // Length and the list of reactions are the handlers' to check: a message too long is refused, not the socket closed.
+  chat(o) {
+    if (typeof o.text !== 'string') fail('"text" must be a string.');
+    return { type: 'chat', text: o.text };
+  },
+  hand: (o) => ({ type: 'hand', raised: bool(o, 'raised') }),
+  reaction: (o) => ({ type: 'reaction', emoji: str(o, 'emoji', 16) }),
+  sfu_want(o) {
+    if (o.video !== 'high' && o.video !== 'low' && o.video !== 'off') fail('"video" is "high", "low" or "off".');
+    return { type: 'sfu_want', from: str(o, 'from', MAX_ID_CHARS), video: o.video };
+  },
 };
 
 function optionalBool(o: Fields, key: string): boolean | undefined {
@@ -187,6 +273,36 @@ function optionalBool(o: Fields, key: string): boolean | undefined {
 
 function isMessageType(type: unknown): type is ClientMessage['type'] {
   return typeof type === 'string' && Object.hasOwn(PARSERS, type);
+}
+
+/** Control characters (C0, DEL, C1): in no field. */
+const CONTROL = /[\u0000-\u001f\u007f-\u009f]/;
+/**
+ * The fields that may break lines: SDP (its lines end in CR LF), a
+ * decline's message and a chat message's text (free text: tab, CR, LF).
+ * Any other control character is refused there too.
+ */
+const LINE_FIELDS: Readonly<Record<string, RegExp>> = {
+  sdp: /[\u0000-\u0009\u000b\u000c\u000e-\u001f\u007f-\u009f]/,
+  message: /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f]/,
+  text: /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f]/,
+};
+/** A UTF-16 surrogate not part of a pair (with the `u` flag, pairs are one code point). */
+const LONE_SURROGATE = /\p{Cs}/u;
+
+/**
+ * Every string of a parsed message, whatever its type: no control
+ * characters (a NUL is refused by PostgreSQL, and no name, id or token
+ * holds one) and no lone surrogates. Checked on the rebuilt message, so a
+ * new message type is covered without a line of its own.
+ */
+function checkText(value: unknown, key: string): void {
+  if (typeof value === 'string') {
+    if ((LINE_FIELDS[key] ?? CONTROL).test(value)) fail(`"${key}" must not contain control characters.`);
+    if (LONE_SURROGATE.test(value)) fail(`"${key}" must be well-formed text.`);
+  } else if (typeof value === 'object' && value !== null) {
+    for (const [k, v] of Object.entries(value)) checkText(v, k);
+  }
 }
 
 /** Parses one text frame; throws `ProtocolError` for anything malformed. */
@@ -200,12 +316,14 @@ export function parseClientMessage(text: string): ClientMessage {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) fail('A message is one JSON object.');
   const o = value as Fields;
   if (!isMessageType(o.type)) fail('Unknown message type.');
-  return (PARSERS[o.type] as (o: Fields) => ClientMessage)(o);
+  const message = (PARSERS[o.type] as (o: Fields) => ClientMessage)(o);
+  checkText(message, 'type');
+  return message;
 }
 
 /** How a participant is shown to the others. */
-export function participantView(p: { id: string; displayName: string; audio: boolean; video: boolean; screen: boolean; host: boolean }): ParticipantView {
-  return { id: p.id, name: p.displayName, audio: p.audio, video: p.video, screen: p.screen, host: p.host };
+export function participantView(p: { id: string; displayName: string; audio: boolean; video: boolean; screen: boolean; host: boolean; hand?: boolean }): ParticipantView {
+  return { id: p.id, name: p.displayName, audio: p.audio, video: p.video, screen: p.screen, host: p.host, hand: p.hand === true };
 }
 
 export function knockView(k: { id: string; displayName: string; arrivedAt: Date; wasRemoved: boolean }): KnockView {

@@ -15,7 +15,9 @@
  */
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
-import type { Config } from '../config.ts';
+import type { Config, IceConfig } from '../config.ts';
+import { iceServersFor } from './ice.ts';
+import { failureOf } from '../logger.ts';
 import type { Actor } from '../domain/actors.ts';
 import type { DomainContext } from '../domain/context.ts';
 import { liveContext, type LiveContext } from '../domain/lifecycle.ts';
@@ -30,17 +32,27 @@ import { CloseCode } from './protocol.ts';
 import { RedisBus } from './redis-bus.ts';
 import { Registry } from './registry.ts';
 import { ParticipantLists } from './participant-lists.ts';
-import type { RealtimeLogger, RealtimeServices } from './session.ts';
+import type { RealtimeLogger, RealtimeServices, SfuRouting } from './session.ts';
+import { SfuPlaces } from './sfu-places.ts';
 import { OPENING } from './sessions/opening.ts';
+import { SignInWatch } from './sign-in-watch.ts';
 import { Sweeper } from './sweeper.ts';
 
 export type { Peer };
+
+/** The member whose session cookie a socket's upgrade carried, and that session's id hash. */
+export interface SocketSignIn {
+  actor: Actor;
+  sessionHash: string;
+}
 
 export interface RealtimeTuning extends Partial<ConnectionLimits> {
   /** How often the sweeper heartbeats, reaps and closes; defaults from the idle time. */
   sweepIntervalMs?: number;
   /** Interval of server WebSocket pings. */
   pingIntervalMs?: number;
+  /** How often the sessions of open sockets are checked (sign-in-watch.ts). */
+  signInCheckMs?: number;
   /** An instance not heard from for this long is taken for dead. */
   instanceTtlMs?: number;
   instanceId?: string;
@@ -61,6 +73,7 @@ export class Realtime {
     readonly ctx: LiveContext,
     private readonly bus: Bus,
     private readonly log: RealtimeLogger,
+    ice: IceConfig,
     tuning: RealtimeTuning = {},
   ) {
     this.pingIntervalMs = tuning.pingIntervalMs ?? 5000;
@@ -71,6 +84,7 @@ export class Realtime {
       return promise;
     };
     const registry = new Registry();
+    const sfuPlaces = new SfuPlaces(registry, () => this.services.sfu, log);
     this.services = {
       ctx,
       log,
@@ -79,9 +93,17 @@ export class Realtime {
       publish: (message) => bus.publish(message),
       participantLists: new ParticipantLists(
         (place) => participantsOf(ctx, place),
-        (place, entries) => pushPresence(registry, place, entries),
+        (place, entries) => {
+          pushPresence(registry, place, entries);
+          sfuPlaces.counted(place, entries.length);
+        },
       ),
       lines: new Lines(ctx, log, track),
+      sfuPlaces,
+      sfu: undefined,
+      iceServers: () => iceServersFor(ice, ctx.now()),
+      iceTransportPolicy: ice.transportPolicy,
+      signIns: new SignInWatch(ctx, log, track, tuning.signInCheckMs),
     };
     this.sweeper = new Sweeper(this.services, tuning.sweepIntervalMs);
     bus.onLost?.((why) => this.catchUp(why));
@@ -98,12 +120,14 @@ export class Realtime {
     ];
     await this.bus.start();
     await this.sweeper.start();
+    this.services.signIns.start();
   }
 
   /** Closes every connection, removes this instance's presence, stops the sweeper. */
   async stop(): Promise<void> {
     this.sweeper.stop();
     this.services.lines.stop();
+    this.services.signIns.stop();
     for (const c of this.services.registry.all()) {
       c.close(CloseCode.goingAway, 'Server shutting down.');
       // Not waiting for the closing handshake: their departures are recorded now.
@@ -117,15 +141,23 @@ export class Realtime {
   }
 
   /**
-   * A new transport connection, opened by `member`'s browser when it carried
-   * their session; `browserKey` identifies the browser (its participant
-   * cookie, hashed) when there is no member.
+   * A new transport connection, opened by a member's browser when it carried
+   * their session (`signIn`: the member and their session's id hash);
+   * `browserKey` identifies the browser (its participant cookie, hashed)
+   * when there is no member.
    */
-  open(peer: Peer, member: Actor | null = null, browserKey: string | null = null): Connection {
-    const guestKey = member?.kind === 'member' ? `member:${member.user.id}` : browserKey && `browser:${browserKey}`;
-    const connection = new Connection(this.services, OPENING, this.limits, peer, 'c_' + randomBytes(12).toString('base64url'), member, guestKey);
+  open(peer: Peer, signIn: SocketSignIn | null = null, browserKey: string | null = null, address: string | null = null): Connection {
+    const member = signIn?.actor.kind === 'member' ? signIn.actor : null;
+    const guestKey = member ? `member:${member.user.id}` : browserKey && `browser:${browserKey}`;
+    const connection = new Connection(this.services, OPENING, this.limits, peer, 'c_' + randomBytes(12).toString('base64url'), member, guestKey, address);
     this.services.registry.open(connection);
+    if (member && signIn) this.services.signIns.watch(connection, { userId: member.user.id, organizationId: member.organization.id, sessionHash: signIn.sessionHash });
     return connection;
+  }
+
+  /** Places of several people use these Janus servers from now on (without: every place stays peer-to-peer). */
+  useSfu(sfu: SfuRouting): void {
+    this.services.sfu = sfu;
   }
 
   /** Connections of this instance, for tests and metrics. */
@@ -155,16 +187,37 @@ export class Realtime {
   private catchUp(why: 'reconnected' | 'missed'): void {
     this.log.warn({ why }, 'realtime: catching up participants and waiting lists from the database');
     void this.services.track(this.services.participantLists.refreshAll((error) => this.log.error({ err: error }, 'realtime: could not read presence')));
+    // Hands are in no database: the instances say again whose are raised (a change lost meanwhile is then put right).
+    for (const place of this.services.registry.places()) this.bus.publish({ t: 'hands', place });
     this.services.lines.refreshAll();
+    this.services.signIns.checkNow();
   }
+}
+
+/**
+ * The signalling log keeps a failure's class and code (`failure`), never
+ * its message or stack, as the HTTP side does: a driver's error can carry
+ * SQL text and what a client sent.
+ */
+export function withoutStacks(log: RealtimeLogger): RealtimeLogger {
+  const clean = (object: object): object => {
+    if (!('err' in object)) return object;
+    const { err, ...rest } = object as { err: unknown };
+    return { ...rest, failure: failureOf(err) };
+  };
+  return {
+    warn: (object, message) => log.warn(clean(object), message),
+    error: (object, message) => log.error(clean(object), message),
+  };
 }
 
 export function createRealtime(
   ctx: DomainContext,
-  config: Pick<Config, 'redisUrl' | 'redisKeyPrefix'>,
-  log: RealtimeLogger,
+  config: Pick<Config, 'redisUrl' | 'redisKeyPrefix' | 'ice'>,
+  logger: RealtimeLogger,
   tuning: RealtimeTuning = {},
 ): Realtime {
+  const log = withoutStacks(logger);
   const live = liveContext(ctx, {
     instanceId: tuning.instanceId ?? `${hostname()}-${process.pid}-${randomBytes(4).toString('hex')}`,
     instanceTtlMs: tuning.instanceTtlMs ?? 15_000,
@@ -174,8 +227,8 @@ export function createRealtime(
     ? new RedisBus(config.redisUrl, config.redisKeyPrefix, (error) => {
         if (Date.now() - lastRedisWarning < REDIS_WARNING_INTERVAL_MS) return;
         lastRedisWarning = Date.now();
-        log.warn({ err: error.message }, 'realtime: Redis unavailable; meetings across instances cannot connect until it is back');
+        log.warn({ reason: error.message }, 'realtime: Redis unavailable; meetings across instances cannot connect until it is back');
       })
     : new LocalBus();
-  return new Realtime(live, bus, log, tuning);
+  return new Realtime(live, bus, log, config.ice, tuning);
 }

@@ -23,4 +23,6 @@ export const WAIT_REFUSALS = {
   not_found: { code: CloseCode.notFound, message: 'There is no such board or queue.' },
   inactive: { code: CloseCode.notJoinable, message: 'This place is not active.' },
   no_waiting_list: { code: CloseCode.notJoinable, message: 'This board has no waiting list: join it directly.' },
+  too_many_waiting: { code: CloseCode.notJoinable, message: 'Too many people are waiting in this line from your network. Please try again later.' },
+  line_full: { code: CloseCode.notJoinable, message: 'This line is full. Please try again later.' },
 } as const satisfies Record<string, Refusal>;

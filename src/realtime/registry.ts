@@ -32,8 +32,14 @@ export interface Participating extends InPlace {
   /** The meeting's host. */
   readonly host: boolean;
   readonly member: Actor | null;
+  /** Their hand is raised. */
+  readonly hand: boolean;
+  /** Tells every instance their hand's state again (a list read from the database has no hands). */
+  reannounceHand(): void;
   send(message: ServerMessage): void;
   refuse(code: number, errorCode: string, message: string): void;
+  /** The place uses the SFU: tell the browser (once), which then publishes to it. */
+  useSfu(): void;
 }
 
 /** Someone knocking at a meeting, waiting for its host. */

@@ -13,16 +13,19 @@
  *   instance: the live domain context, the bus, the registry of places,
  *   the participant lists held here, the waiting lines.
  */
+import type { IceServer } from './ice.ts';
 import type { Actor } from '../domain/actors.ts';
 import type { LiveContext } from '../domain/lifecycle.ts';
 import type { MediaState, PlaceRef } from '../domain/presence.ts';
 import type { BusMessage } from './bus.ts';
 import type { Lines, Watched } from './lines.ts';
-import type { ClientMessage, ServerMessage } from './protocol.ts';
+import type { ClientMessage, ServerMessage, VideoWant } from './protocol.ts';
 import type { Registry } from './registry.ts';
 import type { ParticipantLists } from './participant-lists.ts';
+import type { SfuPlaces, SfuRouting } from './sfu-places.ts';
+import type { SignInWatch } from './sign-in-watch.ts';
 
-export type { Watched };
+export type { Watched, SfuRouting };
 
 export interface RealtimeLogger {
   warn(object: object, message: string): void;
@@ -39,16 +42,32 @@ export interface RealtimeServices {
   readonly registry: Registry;
   readonly participantLists: ParticipantLists;
   readonly lines: Lines;
+  /** Which places here use the SFU; it tells their participants (sfu-places.ts). */
+  readonly sfuPlaces: SfuPlaces;
+  /** The Janus servers behind places of several people; absent when every place stays peer-to-peer. */
+  sfu: SfuRouting | undefined;
+  /** The ICE servers (with fresh TURN credentials) a participant is welcomed with. */
+  iceServers(): IceServer[];
+  /** ICE_TRANSPORT_POLICY: `relay` when every participant must use the TURN relay. */
+  readonly iceTransportPolicy: 'all' | 'relay';
+  /** The member rights held by this instance's sockets, and their end. */
+  readonly signIns: SignInWatch;
 }
+
 
 /** The connection, as its session (and the first message's handler) sees it. */
 export interface SessionHost {
   readonly id: string;
   readonly services: RealtimeServices;
-  /** The signed-in member whose browser opened it (its session cookie, same site only), if any. */
+  /**
+   * The signed-in member whose browser opened it (its session cookie, same
+   * site only), if any; null again once that session ends (sign-in-watch.ts).
+   */
   readonly member: Actor | null;
   /** Who this is across reconnects: the member, or the browser's participant cookie (hashed); null when unknown. */
   readonly guestKey: string | null;
+  /** The client's address (as the HTTP side sees it, so behind TRUST_PROXY the forwarded one); null when unknown. */
+  readonly address: string | null;
   /** The transport closed; whatever a step still does, its session's close undoes after it. */
   readonly gone: boolean;
   send(message: ServerMessage): void;
@@ -59,6 +78,8 @@ export interface SessionHost {
   enqueue(step: () => Promise<void>): void;
   /** From now on the connection is `session`'s: its messages, its close. */
   become(session: Session): void;
+  /** The member rights it held ended (sign-in-watch.ts): it acts as a guest from now on. */
+  signedOut(): void;
 }
 
 export type SessionRole = 'participant' | 'knocker' | 'waiting' | 'console';
@@ -74,16 +95,36 @@ export interface Session {
   readonly handlers: HandlerTable<never>;
   /** The transport closed: undo what the role holds. Runs after every message in flight. */
   closed(): Promise<void>;
+  /** The member rights the connection held ended (their session, or the member): act as a guest, or close. */
+  signedOut?(): void;
 }
 
 /** A participant's session, as its message handlers use it. */
 export interface ParticipantRole {
   readonly connection: SessionHost;
   readonly place: PlaceRef;
-  /** In a meeting as its host. */
+  /** In a meeting as its host (until their member rights end). */
   readonly host: boolean;
+  /** Their display name, as the others see it. */
+  readonly name: string;
   /** Records the newest media state; written and announced at a bounded rate. */
   announceMedia(media: MediaState): void;
+  /** Raises or lowers their hand; announced at a bounded rate, the newest state always. */
+  raiseHand(raised: boolean): void;
+  /** Whether one more chat message (or reaction) is within their rate; counts it when it is. */
+  allow(kind: 'chat' | 'reaction'): boolean;
+  /** The participant's link to the SFU (created on first use); undefined without an SFU. */
+  sfuLink(): SfuLinkRole | undefined;
+}
+
+/** A participant's link to the SFU, as the relay handler uses it (sessions/sfu-link.ts). */
+export interface SfuLinkRole {
+  /** The browser's offer of its sending connection. */
+  offer(sdp: string): void;
+  /** The browser's answer to the subscription's offer. */
+  answer(sdp: string): void;
+  /** How much of a participant's video the browser wants. */
+  want(from: string, video: VideoWant): void;
 }
 
 /** A waiting client's session, as its message handlers use it. */

@@ -20,8 +20,7 @@
 import fastifyCookie from '@fastify/cookie';
 import websocket from '@fastify/websocket';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { Actor } from '../domain/actors.ts';
-import type { Realtime } from './realtime.ts';
+import type { Realtime, SocketSignIn } from './realtime.ts';
 import { CloseCode, MAX_MESSAGE_BYTES } from './protocol.ts';
 
 /** The part of a `ws` WebSocket used here (the package ships no typings of its own). */
@@ -42,8 +41,8 @@ export interface WsRouteOptions {
   realtime: Realtime;
   /** Interval of server pings; a socket that misses one pong is dropped at the next. */
   pingIntervalMs: number;
-  /** The signed-in member whose browser opens the socket (from its session cookie), if any. */
-  memberOf?: (request: FastifyRequest) => Promise<Actor | null>;
+  /** The signed-in member whose browser opens the socket (from its session cookie), with that session, if any. */
+  memberOf?: (request: FastifyRequest) => Promise<SocketSignIn | null>;
   /** Who the browser is across reconnects (its participant cookie, hashed), if it has one. */
   browserOf?: (request: FastifyRequest) => string | null;
   /** Open sockets per client address (`request.ip`); 0: no cap. */
@@ -82,7 +81,7 @@ export async function signallingPlugin(app: FastifyInstance, opts: WsRouteOption
   // The member's session and the participant cookie are read at the upgrade.
   await app.register(fastifyCookie);
   await app.register(websocket, { options: { maxPayload: MAX_MESSAGE_BYTES } });
-  const members = new WeakMap<FastifyRequest, Actor | null>();
+  const members = new WeakMap<FastifyRequest, SocketSignIn | null>();
   const openByAddress = new Map<string, number>();
 
   const preValidation = async (request: FastifyRequest) => {
@@ -108,7 +107,7 @@ export async function signallingPlugin(app: FastifyInstance, opts: WsRouteOption
       close(code, reason) {
         closeSocket(socket, code, reason);
       },
-    }, members.get(request) ?? null, opts.browserOf?.(request) ?? null);
+    }, members.get(request) ?? null, opts.browserOf?.(request) ?? null, address);
     socket.on('message', (data, isBinary) => {
       alive = true;
       if (isBinary) {

@@ -144,6 +144,11 @@ export class SfuPool extends EventEmitter<{ moved: [Placement, string] }> {
     return { server, room: placement.room, placement };
   }
 
+  /** Whether the place has a placement (it uses the SFU, on whichever server). */
+  async isPlaced(place: PlaceRef): Promise<boolean> {
+    return (await this.options.store.findPlacement(place)) !== undefined;
+  }
+
   /** Kicks one publisher out of the place's room: their media stops at once. */
   async kick(place: PlaceRef, feed: number): Promise<'kicked' | 'absent'> {
     const placement = await this.options.store.findPlacement(place);

@@ -26,6 +26,7 @@ import { ssoQueries } from './queries/sso.ts';
 import { usageQueries } from './queries/usage.ts';
 import { waitingQueries } from './queries/waiting.ts';
 import { webhookQueries } from './queries/webhooks.ts';
+import { serviceSettingQueries } from './queries/service-settings.ts';
 import type { Database } from './schema.ts';
 
 export type Dialect = 'sqlite' | 'postgres';
@@ -48,6 +49,7 @@ const STORE_METHODS: Omit<Store, 'live'> & ThisType<Internals> = {
   ...webhookQueries,
   ...organizationChangeQueries,
   ...placementQueries,
+  ...serviceSettingQueries,
   transaction(work) {
     if (this.db.isTransaction) return work(this as unknown as Store);
     return translated(this.translate, () =>

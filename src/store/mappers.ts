@@ -109,6 +109,7 @@ export function meetingToRow(m: Meeting): MeetingsTable {
     closed_at: toMillisOrNull(m.closedAt),
     deleted_at: toMillisOrNull(m.deletedAt),
     lock_state: m.lock,
+    title: m.title,
   };
 }
 
@@ -126,6 +127,7 @@ export function rowToMeeting(r: MeetingsTable): Meeting {
     closedAt: toDateOrNull(r.closed_at),
     deletedAt: toDateOrNull(r.deleted_at),
     lock: r.lock_state === 'locked' || r.lock_state === 'until_owner' ? r.lock_state : 'open',
+    title: r.title ?? null,
   };
 }
 

@@ -63,6 +63,8 @@ export interface MeetingsTable {
   deleted_at: number | null;
   /** 'open', 'locked' or 'until_owner' (migration 014). */
   lock_state: string;
+  /** Shown on the call page (migration 019). */
+  title?: string | null;
   /** When the first participant entered (see migration 013); not part of `Meeting`. */
   started_at?: number | null;
 }
@@ -104,6 +106,11 @@ export interface SlugsTable {
   slug: string;
   kind: 'room' | 'board' | 'queue';
   object_id: string;
+  /** Migration 020: whose slug it is, and, once given up, until when it stays theirs. */
+  organization_id: string | null;
+  released_at: number | null;
+  reserved_until: number | null;
+  released_as: 'moved' | 'ended' | null;
 }
 
 /** Accepted requests of one API key in one UTC hour (migration 003). */
@@ -209,6 +216,11 @@ export interface WaitingEntriesTable {
   ended_at: number | null;
   outcome: string | null;
   message: string | null;
+  /** The client's device and network check as JSON (migration 019). */
+  readiness?: string | null;
+  /** Migration 021. */
+  address_key: string | null;
+  answered_at: number | null;
 }
 
 /** A member's open console for a space (migration 008). */
@@ -278,6 +290,14 @@ export interface Database {
   sfu_placements: SfuPlacementsTable;
   organization_changes: OrganizationChangesTable;
   allowed_origins: AllowedOriginsTable;
+  service_settings: ServiceSettingsTable;
+}
+
+/** Settings of the service as a whole, by name (migration 023). */
+export interface ServiceSettingsTable {
+  name: string;
+  value: string;
+  updated_at: number;
 }
 
 /** Which Janus server and room a meeting place uses (migration 016). */

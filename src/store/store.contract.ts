@@ -14,6 +14,7 @@ import { listsContract } from './contract/lists.ts';
 import { hostingContract } from './contract/hosting.ts';
 import { placementsContract } from './contract/placements.ts';
 import { placesContract } from './contract/places.ts';
+import { serviceSettingsContract } from './contract/service-settings.ts';
 import { spacesContract } from './contract/spaces.ts';
 import { ssoContract } from './contract/sso.ts';
 import { transactionsContract } from './contract/transactions.ts';
@@ -48,4 +49,5 @@ export function storeContract(open: () => Promise<OpenedStore>): void {
   webhooksContract(env);
   organizationChangesContract(env);
   placementsContract(env);
+  serviceSettingsContract(env);
 }

@@ -12,7 +12,16 @@ import { scriptJson } from './views.ts';
 
 export interface ShellSettings {
   target: { meetingId: string } | { slug: string };
+  /** The meeting's title, or the room's, board's or queue's name; null: the page's own word ("Meeting"). */
   title: string | null;
+  /** The organization's name, shown beside the title. */
+  organization: string | null;
+  /** A consultation's clinician (its owner), shown to the others. */
+  hostName?: string | null;
+  /** The signed-in member opening the page (or a member's pass): their name is filled in. */
+  memberName?: string;
+  /** The language of that member's dashboard (its cookie): the page speaks it. */
+  lang?: Lang;
   iceServers: IceServer[];
   /** RTCConfiguration.iceTransportPolicy (ICE_TRANSPORT_POLICY). */
   iceTransportPolicy: 'all' | 'relay';
@@ -23,16 +32,24 @@ export interface ShellSettings {
   host?: boolean;
   /** A consultation: its knock screen speaks of the clinician. */
   consultation?: boolean;
+  /**
+   * The meeting's stored parameters (set by its organization through the
+   * API) say `skipPrejoin`: then a `skipPrejoin=true` page joins with the
+   * camera and microphone as asked. Without it (any other link: anyone can
+   * write one) it joins with both off, and the visitor turns them on.
+   */
+  joinWithMedia?: boolean;
   /** A board's or queue's waiting page: where to wait (the call's meeting comes from the server later). */
   waiting?: { slug: string; kind: 'board' | 'queue'; closingMessage: string | null };
 }
 
 /** Data for views/shell.eta: `page` is the meeting page, or the waiting page of a queue or a board with a waiting list. */
 export function shellView(settings: ShellSettings, lang: Lang, page: Extract<BundledPage, 'meeting' | 'waiting'> = 'meeting') {
-  return { lang, title: settings.title, settingsJson: scriptJson(settings), entry: bundleUrl(page) };
+  const title = [settings.title, settings.organization].filter(Boolean).join(' · ') || null;
+  return { lang, title, settingsJson: scriptJson(settings), entry: bundleUrl(page) };
 }
 
-/** Data for views/plain.eta. */
-export function plainView(lang: Lang, heading: string, text: string) {
-  return { lang, title: heading, text };
+/** Data for views/plain.eta; `link` adds one button-like link under the text. */
+export function plainView(lang: Lang, heading: string, text: string, link?: { href: string; text: string }) {
+  return { lang, title: heading, text, link };
 }

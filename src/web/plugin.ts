@@ -30,14 +30,17 @@ import { fileURLToPath } from 'node:url';
 import type { Config } from '../config.ts';
 import type { DomainContext } from '../domain/context.ts';
 import { allowedOriginsOf, frameAncestorsFor } from '../domain/allowed-origins.ts';
-import { meetingAtLink, placeAtSlug, slugAdmission } from '../domain/places.ts';
-import type { QueryParameters } from '../domain/types.ts';
+import type { Actor } from '../domain/actors.ts';
+import { meetingAtLink, placeAtSlug, placeContext, releasedSlugAt, slugAdmission } from '../domain/places.ts';
+import type { Meeting, QueryParameters } from '../domain/types.ts';
+import { storedQueryString } from '../domain/meetings.ts';
 import { iceServersFor } from '../realtime/ice.ts';
 import { pageHeaders } from './headers.ts';
 import { bundleRoutes } from './bundles.ts';
 import { plainView, shellView, type ShellSettings } from './pages.ts';
 import { pageStrings, pickLang, type Lang } from './strings.ts';
 import { SESSION_COOKIE } from './dashboard/session.ts';
+import { LANG_COOKIE } from './dashboard/texts.ts';
 import { currentMember } from '../domain/sign-in.ts';
 import { memberOfPass } from '../domain/member-pass.ts';
 import { registerViews } from './views.ts';
@@ -119,29 +122,62 @@ export async function pagesPlugin(app: FastifyInstance, opts: PagesPluginOptions
       .viewAsync('plain', plainView(lang, kind === 'gone' ? s.goneTitle : s.notFoundTitle, kind === 'gone' ? s.gone : s.notFound));
   };
 
-  const shell = async (
-    request: FastifyRequest,
-    reply: FastifyReply,
-    organizationId: string,
-    target: ShellSettings['target'],
-    title: string | null,
-    waiting?: ShellSettings['waiting'],
-    meeting?: { host: boolean; consultation: boolean },
-  ) => {
+  /** A slug given up and still reserved to its organization: "moved" (with the new address) or "ended", 410; else not found. */
+  const released = async (request: FastifyRequest, reply: FastifyReply, slug: string) => {
+    const found = await releasedSlugAt(ctx, slug);
+    if (!found) return plain(request, reply, 404, 'notFound');
+    const lang = langOf(request);
+    const s = pageStrings[lang];
+    pageHeaders(reply, request, (await framing(found.organizationId)).frameAncestors);
+    const view = found.currentSlug
+      ? plainView(lang, s.movedTitle, s.moved, { href: `/${found.currentSlug}${lang === 'en' ? '' : `?lang=${lang}`}`, text: s.movedLink })
+      : plainView(lang, s.endedTitle, s.ended);
+    return reply.code(410).type('text/html; charset=utf-8').viewAsync('plain', view);
+  };
+
+  /** Where the page leads and who opens it (see ShellSettings). */
+  interface ShellOptions {
+    title: string | null;
+    waiting?: ShellSettings['waiting'];
+    meeting?: Meeting;
+    /** The member opening the page, as the server knows them (their session, or their pass to this meeting). */
+    member?: Actor | null;
+  }
+
+  const shell = async (request: FastifyRequest, reply: FastifyReply, organizationId: string, target: ShellSettings['target'], options: ShellOptions) => {
     const { origins, frameAncestors } = await framing(organizationId);
     pageHeaders(reply, request, frameAncestors);
     ensureParticipantCookie(request, reply, config.publicUrl);
+    const { meeting, waiting } = options;
+    const member = options.member === undefined ? ((await currentMember(ctx, request.cookies[SESSION_COOKIE]))?.actor ?? null) : options.member;
+    const context = await placeContext(ctx, organizationId, meeting);
+    const signedIn = member?.kind === 'member' && member.organization.id === organizationId ? member : null;
+    // A member's page speaks their dashboard's language (the page's ?lang= still wins).
+    const memberLang = signedIn ? request.cookies[LANG_COOKIE] : undefined;
+    const asked = (request.query as Record<string, unknown>)?.lang;
+    const lang = typeof asked !== 'string' && memberLang ? pickLang(memberLang) : langOf(request);
     const settings: ShellSettings = {
       target,
-      title,
+      title: options.title,
+      organization: context.organization,
+      ...(context.hostName ? { hostName: context.hostName } : {}),
+      ...(signedIn ? { memberName: signedIn.user.fullName } : {}),
+      ...(memberLang ? { lang } : {}),
       iceServers: iceServersFor(config.ice, ctx.now()),
       iceTransportPolicy: config.ice.transportPolicy,
       wsPath: '/ws',
       allowedParents: origins,
-      ...meeting,
+      ...(meeting
+        ? {
+            host: isHost(member, meeting),
+            consultation: meeting.type === 'CONSULTATION',
+            // Media on without a click only from the meeting's own stored parameters, never from a raw URL.
+            joinWithMedia: String(meeting.queryParameters?.skipPrejoin) === 'true',
+          }
+        : {}),
       ...(waiting ? { waiting } : {}),
     };
-    return reply.type('text/html; charset=utf-8').viewAsync('shell', shellView(settings, langOf(request), waiting ? 'waiting' : 'meeting'));
+    return reply.type('text/html; charset=utf-8').viewAsync('shell', shellView(settings, lang, waiting ? 'waiting' : 'meeting'));
   };
 
   app.get<{ Params: { id: string } }>('/meetings/:id', { schema: { hide: true } }, async (request, reply) => {
@@ -152,10 +188,7 @@ export async function pagesPlugin(app: FastifyInstance, opts: PagesPluginOptions
     const pass = (request.query as Record<string, unknown>).pass;
     const member =
       (await currentMember(ctx, request.cookies[SESSION_COOKIE]))?.actor ?? (typeof pass === 'string' ? await memberOfPass(ctx, pass, found.meeting.id) : null);
-    return shell(request, reply, found.meeting.organizationId, { meetingId: found.meeting.id }, null, undefined, {
-      host: isHost(member, found.meeting),
-      consultation: found.meeting.type === 'CONSULTATION',
-    });
+    return shell(request, reply, found.meeting.organizationId, { meetingId: found.meeting.id }, { title: found.meeting.title, meeting: found.meeting, member });
   });
 
   app.get<{ Params: { code: string } }>('/m/:code', { schema: { hide: true } }, async (request, reply) => {
@@ -171,13 +204,13 @@ export async function pagesPlugin(app: FastifyInstance, opts: PagesPluginOptions
   app.get<{ Params: { slug: string } }>('/:slug', { schema: { hide: true } }, async (request, reply) => {
     const slug = request.params.slug;
     const place = await placeAtSlug(ctx, slug);
-    if (!place) return plain(request, reply, 404, 'notFound');
-    if (slugAdmission(place) === 'enter') return shell(request, reply, place.organizationId, { slug }, place.kind === 'room' ? place.title : place.name);
+    if (!place) return released(request, reply, slug);
+    if (slugAdmission(place) === 'enter') return shell(request, reply, place.organizationId, { slug }, { title: place.kind === 'room' ? place.title : place.name });
     // What is left are queues and boards (a room can always be entered); the check only narrows the type.
     if (place.kind === 'room') return plain(request, reply, 404, 'notFound');
     // Queues and waiting-list boards that take clients: the waiting page (it also follows a board closing later).
     if (place.isActive && slugAdmission(place) === 'waiting_list') {
-      return shell(request, reply, place.organizationId, { slug }, place.name, { slug, kind: place.kind, closingMessage: place.closingMessage });
+      return shell(request, reply, place.organizationId, { slug }, { title: place.name, waiting: { slug, kind: place.kind, closingMessage: place.closingMessage } });
     }
     // Inactive ones let nobody in: their closing message, or the default.
     const lang = langOf(request);
@@ -193,8 +226,7 @@ export async function pagesPlugin(app: FastifyInstance, opts: PagesPluginOptions
  * the meeting's creator decides, the opener completes.
  */
 function queryString(stored: QueryParameters | null, requestQuery: unknown): string {
-  const params = new URLSearchParams();
-  for (const [key, value] of Object.entries(stored ?? {})) params.set(key, String(value));
+  const params = new URLSearchParams(storedQueryString(stored ?? {}));
   for (const [key, value] of Object.entries((requestQuery ?? {}) as Record<string, unknown>)) {
     if (!params.has(key) && typeof value === 'string') params.set(key, value);
   }

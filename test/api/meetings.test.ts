@@ -187,6 +187,52 @@ for (const storage of await testDatabases()) {
         assertProblem(await env.med.post('/v3/meeting', { json: { ownerEmail: ann().email, waitForOwner: 'yes' } }), 400, 'validation-failed');
       });
 
+      it('takes an optional title (an extension), trimmed, shown in the v3 answer and read, on the call page, and never in v1 or v2', async () => {
+        const res = await env.med.post('/v3/meeting', { json: { ownerEmail: ann().email, title: '  Follow-up,   knee  ' } });
+        assertCreated(res);
+        assert.deepEqual(keysOf(res.body), ['id', 'isInfinite', 'redirectUrl', 'title']);
+        assert.equal(res.body.title, 'Follow-up, knee');
+        const read = await env.med.get(`/v3/meeting/${res.body.id}`);
+        assertOk(read);
+        assert.equal(read.body.title, 'Follow-up, knee');
+        assert.equal((await env.db.store.findMeeting(env.medical.organization.id, res.body.id))?.title, 'Follow-up, knee');
+        for (const path of [`/v2/meeting/${res.body.id}`, `/meeting/${res.body.id}`]) {
+          const old = await env.med.get(path);
+          assertOk(old);
+          assert.equal('title' in old.body, false, `${path} answers as the spec says`);
+        }
+        const exactly100 = 'é'.repeat(100);
+        const long = await env.med.post('/v3/meeting', { json: { ownerEmail: ann().email, type: 'CONSULTATION', title: exactly100 } });
+        assertCreated(long);
+        assert.equal(long.body.title, exactly100);
+        const none = await env.med.post('/v3/meeting', { json: { ownerEmail: ann().email, title: '   ' } });
+        assertCreated(none);
+        assert.equal('title' in none.body, false, 'an empty title is none');
+      });
+
+      it('refuses a title over 100 characters, with control characters or not a string, and creates nothing', async () => {
+        const count = async () => (await env.db.store.listMeetings(env.medical.organization.id, { limit: 1000 })).length;
+        const before = await count();
+        for (const title of ['x'.repeat(101), 'a\u0007b', 42, ['a']]) {
+          const res = await env.med.post('/v3/meeting', { json: { ownerEmail: ann().email, title } });
+          assertProblem(res, 400, 'validation-failed', ['title']);
+        }
+        const res = await env.med.post('/v3/meeting', { json: { ownerEmail: ann().email, title: 'x'.repeat(101) } });
+        assert.match(res.body.errors[0].message, /at most 100 characters/);
+        assert.equal(await count(), before, 'nothing was created');
+      });
+
+      it('leaves v1 and v2 as they were: a title there is not taken', async () => {
+        const v2 = await env.med.post('/v2/meeting', { json: { ownerEmail: ann().email, title: 'Ignored?' } });
+        const v1 = await env.med.post('/meeting', { form: { owner_email: ann().email, title: 'Ignored?' } });
+        for (const res of [v2, v1]) {
+          if (res.status === 201) {
+            assert.equal('title' in res.body, false);
+            assert.equal((await env.db.store.findMeeting(env.medical.organization.id, res.body.id))?.title, null);
+          } else assert.equal(res.status, 400);
+        }
+      });
+
       it('uses a given meetingId as the id, in lowercase, readable in any letter case', async () => {
         const id = randomUUID();
         const res = await env.med.post('/v3/meeting', { json: { ownerEmail: ann().email, meetingId: id.toUpperCase() } });

@@ -5,7 +5,8 @@
  * an unknown one, and changes nothing there; bodies are checked (a
  * userId, a message); a meeting's state and closing time; and the calls
  * are counted in the organization's request totals and limited like any
- * other. (Who is in a call, removing and ending, accepting for a member:
+ * other; the line shows each client's device and network check as their
+ * page reported it. (Who is in a call, removing and ending, accepting for a member:
  * test/realtime/server-control.test.ts, across two instances.)
  */
 import assert from 'node:assert/strict';
@@ -16,6 +17,7 @@ import { createMeeting, deleteMeeting } from '../../src/domain/meetings.ts';
 import { createSpace, updateSpace } from '../../src/domain/spaces.ts';
 import { testDatabases, type TestDatabase } from '../support/databases.ts';
 import { client, seedOrganization, startServer, type Client, type SeededOrganization, type TestServer } from '../support/server.ts';
+import { TestClient } from '../realtime/ws-client.ts';
 import { assertProblem } from './harness.ts';
 
 for (const database of await testDatabases()) {
@@ -95,6 +97,62 @@ for (const database of await testDatabases()) {
       await updateSpace(server.ctx, operator, 'board', board.id, { memberIds: [clinic.users[0]!.id] });
       assertProblem(await api.post(`/v3/rooms/board/${board.id}/waiting/${entry}/accept`, { json: { userId: clinic.users[0]!.id } }), 404, 'not-found');
       assert.deepEqual((await api.get(`/v3/rooms/board/${board.id}/waiting`)).body, { waiting: [] });
+    });
+
+    it("shows each waiting client's device and network check in the line, as their page last reported it, and refuses a malformed one", async () => {
+      const operator = operatorActor(clinic.organization);
+      const queue = await createSpace(server.ctx, operator, 'queue', { name: 'Checked', slug: `checked-${database.name}` });
+      const clients: TestClient[] = [];
+      const wait = async (name: string, readiness?: unknown) => {
+        const c = await TestClient.connect(server.origin);
+        clients.push(c);
+        c.send({ type: 'wait', slug: queue.slug, name, token: null, ...(readiness === undefined ? {} : { readiness }) });
+        return c;
+      };
+      try {
+        const ada = await wait('Ada', { camera: 'ok', microphone: 'ok', network: 'fair' });
+        await ada.next((m) => m.type === 'waiting');
+        // As her page does: a place keeps its grace period only once the page answered.
+        ada.send({ type: 'here' });
+        await ada.roundTrip();
+        const ben = await wait('Ben');
+        await ben.next((m) => m.type === 'waiting');
+        const line = async () => (await api.get(`/v3/rooms/queue/${queue.id}/waiting`)).body.waiting as Array<{ displayName: string; readiness: unknown }>;
+        assert.deepEqual(
+          (await line()).map((w) => [w.displayName, w.readiness]),
+          [
+            ['Ada', { camera: 'ok', microphone: 'ok', network: 'fair' }],
+            ['Ben', null],
+          ],
+        );
+        // Ada fixes nothing but turns her camera off; Ben's page reports late.
+        ada.send({ type: 'readiness', readiness: { camera: 'off', microphone: 'ok', network: 'good' } });
+        ben.send({ type: 'readiness', readiness: { camera: 'blocked', microphone: 'missing', network: 'unknown' } });
+        const deadline = Date.now() + 5000;
+        let now = await line();
+        while (Date.now() < deadline && (now[1]?.readiness === null || (now[0]?.readiness as { camera: string }).camera !== 'off')) {
+          await new Promise((r) => setTimeout(r, 50));
+          now = await line();
+        }
+        assert.deepEqual(now.map((w) => w.readiness), [
+          { camera: 'off', microphone: 'ok', network: 'good' },
+          { camera: 'blocked', microphone: 'missing', network: 'unknown' },
+        ]);
+
+        for (const bad of [{ camera: 'ok', microphone: 'ok' }, { camera: 'great', microphone: 'ok', network: 'good' }, 'ok', ['ok', 'ok', 'good']]) {
+          const c = await wait('Cy', bad);
+          const error = await c.next((m) => m.type === 'error');
+          assert.match(error.message, /readiness/);
+          assert.equal(await c.closed, 4400);
+        }
+        ada.send({ type: 'readiness', readiness: { camera: 'ok', microphone: 'ok', network: 'excellent' } });
+        assert.equal(await ada.closed, 4400, 'a malformed report closes the socket');
+        const after = await line();
+        assert.deepEqual(after.map((w) => w.displayName), ['Ada', 'Ben'], 'nobody new in line; Ada keeps her place for the grace period');
+        assert.deepEqual(after[0]!.readiness, { camera: 'off', microphone: 'ok', network: 'good' }, 'what was stored stays');
+      } finally {
+        for (const c of clients) c.close();
+      }
     });
 
     it('does not end or list a deleted meeting: it is gone', async () => {

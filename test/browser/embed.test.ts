@@ -140,7 +140,8 @@ for (const engine of ENGINES) {
       waitUntil('the embedded Foyer frame', async () => page.frames().find((f) => path.test(f.url())), { timeout: WAIT });
 
     it('tells a guest’s page what happens in the meeting, with the ids presence and webhooks use, and carries out or refuses its commands', async () => {
-      const meeting = await createMeeting(server.ctx, operatorActor(clinic.organization), {});
+      // Stored by the organization: its links join at once with camera and microphone on (a bare URL's skipPrejoin joins with both off).
+      const meeting = await createMeeting(server.ctx, operatorActor(clinic.organization), { queryParameters: { skipPrejoin: true } });
       const page = await embedAt(crossSite, `${server.origin}/meetings/${meeting.id}?skipPrejoin=true`, 'Gus');
       const ready = await nextEvent(page, 'ready', (e) => e.type === 'ready');
       assert.deepEqual(ready, { source: 'foyer', type: 'ready', meetingId: meeting.id, page: 'meeting' });
@@ -161,6 +162,12 @@ for (const engine of ENGINES) {
       await other.click('#mic');
       const muted = await nextEvent(page, 'Olga muting', (e) => e.type === 'media_changed' && e.participantId === olgaId);
       assert.deepEqual([muted.audio, muted.self], [false, false]);
+      // Olga writes in the chat: the parent hears the message as text.
+      await other.click('#chat');
+      await other.fill('#chat-input', 'Hello <b>Gus</b>');
+      await other.click('#chat-send');
+      const chat = await nextEvent(page, 'Olga\'s chat message', (e) => e.type === 'chat_message');
+      assert.deepEqual([chat.participantId, chat.displayName, chat.text, chat.self, chat.meetingId], [olgaId, 'Olga', 'Hello <b>Gus</b>', false, meeting.id]);
 
       // Commands from the parent page.
       assert.equal((await command(page, 'mute', 'mute')).type, 'command_done');
@@ -191,7 +198,7 @@ for (const engine of ENGINES) {
     });
 
     it('lets the host’s page lock, see a knock, unlock and end the meeting for everyone (same site: the member’s session goes along)', async () => {
-      const meeting = await createMeeting(server.ctx, operatorActor(clinic.organization), { ownerEmail: lee.email, type: 'CONSULTATION', waitForOwner: false });
+      const meeting = await createMeeting(server.ctx, operatorActor(clinic.organization), { ownerEmail: lee.email, type: 'CONSULTATION', waitForOwner: false, queryParameters: { skipPrejoin: true } });
       const host = await embedAt(sameSite, `${server.origin}/meetings/${meeting.id}?skipPrejoin=true`, 'Dr Lee', lee);
       const joined = await nextEvent(host, 'joined', (e) => e.type === 'joined');
       assert.equal(joined.host, true);

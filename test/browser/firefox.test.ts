@@ -2,7 +2,8 @@
  * The meeting front end in real headless Firefox (Debian's stock
  * firefox-esr over WebDriver BiDi) with fake devices, against the real
  * Foyer app on SQLite: Firefox and Chromium in one meeting receiving each
- * other's live video, two Firefox participants doing the same, and the
+ * other's live video (and chat, a raised hand, a reaction and the
+ * microphone's shortcut between them), two Firefox participants doing the same, and the
  * pre-join screen and short-link parameters in Firefox.
  */
 import assert from 'node:assert/strict';
@@ -121,6 +122,28 @@ describe('meeting pages in Firefox', { skip }, () => {
 
     await assertLiveRemoteVideo(fox.page, 1, 'Firefox receiving from Chromium');
     await assertLiveRemoteVideo(chrome.page, 1, 'Chromium receiving from Firefox');
+
+    // Chat, a hand, a reaction and the microphone's shortcut, from Firefox and to it.
+    const said = (text: string) => (window as any).foyer.announcements().includes(text);
+    await fox.page.click('#chat');
+    await fox.page.fill('#chat-input', 'Hello from <i>Firefox</i> https://example.org');
+    await fox.page.press('#chat-input', 'Enter');
+    await chrome.page.waitForSelector('#chat-unread:not([hidden])', { timeout: 15_000 });
+    await chrome.page.click('#chat');
+    assert.equal(await chrome.page.textContent('#chat-log li .text'), 'Hello from <i>Firefox</i> https://example.org');
+    assert.equal(await chrome.page.getAttribute('#chat-log li a', 'href'), 'https://example.org/');
+    await chrome.page.fill('#chat-input', 'Hello Fox');
+    await chrome.page.click('#chat-send');
+    await fox.page.waitForSelector('#chat-log li:has-text("Hello Fox") .person:text-is("Chrome")', { timeout: 15_000 });
+    await chrome.page.click('#hand');
+    await fox.page.waitForSelector('.tile.hand:not(.self) .hand-flag:not([hidden])', { timeout: 15_000 });
+    await fox.page.waitForFunction(said, 'Chrome raised their hand.', { timeout: 15_000 });
+    await fox.page.click('#react');
+    await fox.page.click('#reaction-menu [data-reaction="👏"]');
+    await chrome.page.waitForFunction(said, 'Fox: applause', { timeout: 15_000 });
+    await fox.page.keyboard.press('Control+d');
+    await fox.page.waitForFunction(() => (window as any).foyer.media().audio === false, undefined, { timeout: 15_000 });
+    await chrome.page.waitForSelector('.tile.muted:not(.self)', { timeout: 15_000 });
     await closeAll(fox, chrome);
   });
 

@@ -4,14 +4,18 @@
  * patient who came first waits on the knock screen until the owner lets
  * them in; both see live video and the host badge; the owner removes the
  * patient (who sees the "removed by the host" screen), then ends the
- * meeting for everyone, and the link answers 410.
+ * meeting for everyone, and the link answers 410. And when the owner signs
+ * out, their console closes with "sign in again" while their call goes on
+ * without the host's controls, as everyone sees.
  */
 import assert from 'node:assert/strict';
 import { before, describe, it } from 'node:test';
 import type { Page } from 'playwright-core';
 import { operatorActor } from '../../src/domain/actors.ts';
 import { issueMemberLink, setPasswordWithLink } from '../../src/domain/member-links.ts';
+import { createSpace, updateSpace } from '../../src/domain/spaces.ts';
 import { client } from '../support/server.ts';
+import { memberConsole } from './waiting-support.ts';
 import { useBrowserSuite } from './browser-suite.ts';
 import { browserSkipReason, joinAs, openParticipant, waitForGrowth, waitForParticipants } from './support.ts';
 
@@ -89,7 +93,49 @@ describe('the meeting admin in Chromium', { skip }, () => {
     await owner.page.click('#more');
     await owner.page.click('#end-all');
     await owner.page.click('#confirm-ok');
-    await owner.page.waitForSelector('#finished[data-kind="endedByHost"]', { timeout: WAIT });
+    // The one who ended it is told so, and led back to the dashboard.
+    await owner.page.waitForSelector('#finished[data-kind="endedBySelf"]', { timeout: WAIT });
+    assert.equal(await owner.page.getAttribute('#to-dashboard', 'href'), '/dashboard/meetings');
     assert.equal((await fetch(link)).status, 410);
+  });
+
+  it('takes the host’s controls and closes the console when the owner signs out, and the call goes on', async () => {
+    const lee = s.seeded.users[0]!;
+    const operator = operatorActor(s.seeded.organization);
+    const queue = await createSpace(s.server.ctx, operator, 'queue', { name: 'Walk-in', slug: `walk-in-${Date.now().toString(36)}` });
+    await updateSpace(s.server.ctx, operator, 'queue', queue.id, { memberIds: [lee.id] });
+    // The console opens in the owner's browser (signed in); the consultation in another tab of it.
+    const consolePage = await memberConsole(s.browser, s.server, queue, lee, s.opened);
+    const created = await client(s.server.baseUrl, s.seeded).post('/v3/meeting', { json: { type: 'CONSULTATION', ownerEmail: lee.email, waitForOwner: false } });
+    const link = `${s.server.origin}/meetings/${created.body.id}`;
+    const owner = await consolePage.context().newPage();
+    await owner.goto(link);
+    await joinAs(owner, 'Dr Lee', WAIT);
+    assert.equal(await owner.evaluate(() => (window as any).foyer.host()), true);
+    const patient = await openParticipant(s.browser, link);
+    s.opened.push(patient);
+    await joinAs(patient.page, 'Pat', WAIT);
+    await waitForParticipants(owner, ['Dr Lee', 'Pat'], WAIT);
+    assert.deepEqual(await patient.page.evaluate(() => (window as any).foyer.hosts()), ['Dr Lee']);
+
+    // Signing out in a third tab.
+    const dashboard = await consolePage.context().newPage();
+    await dashboard.goto(`${s.server.origin}/dashboard`);
+    await dashboard.click('#sign-out');
+    await dashboard.waitForURL((url) => url.pathname === '/dashboard/sign-in');
+
+    await consolePage.waitForSelector('#console-connection a', { timeout: WAIT });
+    assert.match((await consolePage.textContent('#console-connection')) ?? '', /Your sign-in has ended/);
+    assert.equal(await consolePage.getAttribute('#console-connection a', 'href'), `/dashboard/sign-in?next=${encodeURIComponent(`/dashboard/queues/${queue.id}/console`)}`);
+    assert.equal(await consolePage.isDisabled('#take-next'), true);
+    assert.equal((await consolePage.textContent('#console-error')) ?? '', '', 'said once, in the page’s language');
+
+    await owner.waitForFunction(() => (window as any).foyer.host() === false, undefined, { timeout: WAIT });
+    assert.match((await owner.textContent('#host-notice')) ?? '', /no longer as its host/);
+    assert.equal(await owner.locator('#lock, #end-all').count(), 0, 'no lock or end for everyone');
+    await patient.page.waitForFunction(() => (window as any).foyer.hosts().length === 0, undefined, { timeout: WAIT });
+    assert.equal(await phase(owner), 'call', 'still in the call');
+    assert.equal(await phase(patient.page), 'call');
+    await waitForGrowth(patient.page, 'framesDecoded', 10, WAIT);
   });
 });

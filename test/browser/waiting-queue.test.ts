@@ -2,8 +2,10 @@
  * A queue in real headless Chromium: two specialists and three clients.
  * Each specialist's "take next" gets the first client still waiting (first
  * in, first out), the last client's place follows, a finished call frees
- * the specialist for the next; and a specialist who accepts automatically
- * is given an arriving client with nobody clicking anything.
+ * the specialist for the next; a specialist who accepts automatically
+ * is given an arriving client with nobody clicking anything; a specialist
+ * removes a place from the line with its Remove button, and a client
+ * whose page reloads keeps their place (their page answered).
  */
 import assert from 'node:assert/strict';
 import { before, describe, it } from 'node:test';
@@ -47,6 +49,12 @@ describe('a queue in Chromium', { skip }, () => {
 
     await samConsole.click('#take-next');
     await inCall(one);
+    // A 1:1 call: chat and reactions, but no hand to raise, on either side.
+    for (const page of [one, samConsole]) {
+      await page.waitForSelector('#chat', { timeout: WAIT });
+      assert.equal(await page.locator('#react').count(), 1);
+      assert.equal(await page.locator('#hand, #menu-hand').count(), 0);
+    }
     await waitUntil('Sam serving One', async () => (await serving(samConsole)) === 'One' || undefined, { timeout: WAIT });
     await consoleShowsWaiting(tiaConsole, ['Two', 'Three']);
     await tiaConsole.click('#take-next');
@@ -64,6 +72,29 @@ describe('a queue in Chromium', { skip }, () => {
     await inCall(three);
     assert.equal(await serving(samConsole), 'Three');
     assert.equal((await clientState(two))?.state, 'in_call');
+  });
+
+  it('lets a specialist remove a place with its labelled Remove button, after a confirmation, and keeps the place of a client who reloads', async () => {
+    const queue = await newSpace(s.server, s.seeded, 'queue', [sam]);
+    const bogus = await clientWaits(s.browser, s.server, queue, 'Bogus', s.opened);
+    const real = await clientWaits(s.browser, s.server, queue, 'Real', s.opened);
+    await clientWaits(s.browser, s.server, queue, 'Later', s.opened);
+    const samConsole = await memberConsole(s.browser, s.server, queue, sam, s.opened);
+    await consoleShowsWaiting(samConsole, ['Bogus', 'Real', 'Later']);
+
+    const remove = samConsole.getByRole('button', { name: 'Remove Bogus from the line' });
+    samConsole.once('dialog', (dialog) => void dialog.dismiss());
+    await remove.click();
+    samConsole.once('dialog', (dialog) => void dialog.accept());
+    await remove.focus();
+    await samConsole.keyboard.press('Enter');
+    await consoleShowsWaiting(samConsole, ['Real', 'Later']);
+    await bogus.waitForSelector('#finished[data-kind="declined"]', { timeout: WAIT });
+
+    // The real client's page answered its first view: a reload takes the place back, ahead of Later.
+    await real.reload();
+    await real.waitForFunction(() => (window as any).foyer?.view()?.state === 'waiting' && (window as any).foyer.view().position === 1, undefined, { timeout: WAIT });
+    await consoleShowsWaiting(samConsole, ['Real', 'Later']);
   });
 
   it('gives an arriving client to a specialist who accepts automatically, with nobody clicking', async () => {

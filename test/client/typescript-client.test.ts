@@ -45,6 +45,14 @@ describe('the typed TypeScript client', () => {
       return s;
     };
 
+    it('creates a meeting with a bare POST, as a basic organization may, and reads its typed answer', async () => {
+      const created = await foyer.POST('/api/v3/meeting');
+      assert.equal(created.response.status, 201);
+      assert.equal(created.response.headers.get('location'), `/api/v3/meeting/${created.data!.id}`);
+      const read = await foyer.GET('/api/v3/meeting/{id}', { params: { path: { id: created.data!.id } } });
+      assert.equal(read.data?.state, 'open');
+    });
+
     it('creates a meeting, lists who is in it, and ends it', async () => {
       const created = await foyer.POST('/api/v3/meeting', { body: { type: 'MEETING' } });
       assert.equal(created.response.status, 201);

@@ -135,7 +135,7 @@ describe('a member’s consoles in the dashboard', () => {
       } as never);
     await entry('Pat <Doe>', 60, { servedBy: samUser!.id, acceptedAt: at(58), callStartedAt: at(58) });
     await entry('Quinn', 30, { state: 'declined', outcome: 'declined', servedBy: samUser!.id, message: 'Please call us.' });
-    await entry('Ray', 20, { state: 'waiting', endedAt: null, outcome: null });
+    await entry('Ray', 20, { state: 'waiting', endedAt: null, outcome: null, answeredAt: at(20) });
 
     const uli = await signedIn(server.origin, server.ctx, org.organization, 'uli@clinic.test');
     const page = await uli.get(`/dashboard/boards/${spaces.surgery!.id}/history?lang=en`);

@@ -108,8 +108,33 @@ for (const database of await testDatabases()) {
       const read = await api.get(`/v3/meeting/${own}`);
       assert.deepEqual(read.body, { id: own, redirectUrl: `http://meet.foyer.test/meetings/${own}`, isInfinite: true, state: 'open', closedAt: null });
       const row = tableRows((await ann.get('/dashboard/meetings?lang=en')).text, 'meetings').find((r) => r.tag.includes(own))!;
-      assert.match(row.text, /Meeting · Never closes/);
-      assert.match(row.text, /Open Closes at: Never Ann Lee/);
+      assert.match(row.text, /^Meeting Never closes Ann Lee .+ Open Closes at: Never /);
+    });
+
+    it('creates a meeting with a title, lists it by its title with owner, created, state and Join, and shows it on its page and the call page', async () => {
+      await ann.get('/dashboard/meetings/new?lang=en');
+      const created = await ann.post('/dashboard/meetings', { title: '  Team <huddle>  ', type: 'MEETING', ownerEmail: ANN.email });
+      assert.equal(created.status, 303);
+      const id = idOf(created.location)!;
+      assert.equal((await api.get(`/v3/meeting/${id}`)).body.title, 'Team <huddle>');
+      const row = tableRows((await ann.get('/dashboard/meetings?lang=en')).text, 'meetings').find((r) => r.tag.includes(id))!;
+      assert.match(row.text, /^Team <huddle> Meeting Ann Lee .+ Open /);
+      assert.match(row.html, /Team &#60;huddle&#62;/, 'escaped');
+      assert.match(row.html, new RegExp(`id="join-${id}" aria-label="Join Team &#60;huddle&#62;">Join</a>`));
+      const page = await ann.get(`/dashboard/meetings/${id}?lang=de`);
+      assert.equal(textById(page.text, 'meeting-title'), 'Team <huddle>');
+      assert.match(page.text, new RegExp(`<a class="button primary" href="http://meet\\.foyer\\.test/meetings/${id}" id="join-meeting">Beitreten</a>`));
+    });
+
+    it('refuses a title over 100 characters beside its field, keeping what was typed and creating nothing', async () => {
+      const before = await count();
+      await ann.get('/dashboard/meetings/new?lang=en');
+      const long = 'x'.repeat(101);
+      const refused = await ann.post('/dashboard/meetings', { title: long, type: 'MEETING', ownerEmail: ANN.email });
+      assert.equal(refused.status, 400);
+      assert.equal(errorBeside(refused.text, 'title'), 'title has at most 100 characters.');
+      assert.equal(valueOf(refused.text, 'title'), long);
+      assert.equal(await count(), before);
     });
 
     it('refuses a form the API would refuse, with the API’s messages beside the fields, keeping what was typed and creating nothing', async () => {
@@ -183,7 +208,9 @@ for (const database of await testDatabases()) {
       assert.match(rows[position(deleted.id)]!.tag, /data-state="deleted"/);
       assert.match(rows[position(closed.id)]!.tag, /data-state="closed"/);
       const openRow = rows[position(open.id)]!;
-      assert.match(openRow.text, /Consultation Open .*UTC Bob Stone http:\/\/meet\.foyer\.test\/meetings\//);
+      assert.match(openRow.text, /^Consultation Bob Stone .*UTC Open .*http:\/\/meet\.foyer\.test\/meetings\//);
+      assert.match(openRow.html, new RegExp(`<a class="button primary small join" href="http://meet\\.foyer\\.test/meetings/${open.id}" id="join-${open.id}" aria-label="Join Consultation · [^"]+">Join</a>`));
+      assert.doesNotMatch(rows[position(closed.id)]!.html, /class="button primary small join"/, 'a closed meeting cannot be joined');
       assert.match(openRow.html, /<time datetime="[^"]+" data-local>/);
       assert.match(openRow.html, new RegExp(`action="/dashboard/meetings/${open.id}/delete" data-confirm="`));
       assert.doesNotMatch(rows[position(deleted.id)]!.html, /\/delete"/, 'a deleted meeting cannot be deleted again');

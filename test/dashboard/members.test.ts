@@ -11,7 +11,7 @@ import { after, before, describe, it } from 'node:test';
 import { operatorActor } from '../../src/domain/actors.ts';
 import { issueMemberLink } from '../../src/domain/member-links.ts';
 import { addUser, removeUser } from '../../src/domain/organizations.ts';
-import { MAX_FAILURES_PER_ACCOUNT, MAX_FAILURES_PER_ADDRESS } from '../../src/domain/sign-in.ts';
+import { FREE_FAILURES_PER_ACCOUNT, FREE_FAILURES_PER_ADDRESS } from '../../src/domain/sign-in.ts';
 import { testDatabases, type TestDatabase } from '../support/databases.ts';
 import { DashboardClient, invitationPath, signedIn } from '../support/dashboard-client.ts';
 import { seedOrganization, startServer, type SeededOrganization, type TestServer } from '../support/server.ts';
@@ -31,7 +31,8 @@ for (const database of await testDatabases()) {
     before(async () => {
       db = await database.open();
       const stream = new Writable({ write(chunk, _encoding, done) { logLines.push(String(chunk)); done(); } });
-      server = await startServer(db.store, { passwordHashCost: 14, sessionIdleMinutes: 30, sessionMaxHours: 8 }, {
+      // Trusting the forwarded address lets a test sign in from several client addresses.
+      server = await startServer(db.store, { passwordHashCost: 14, sessionIdleMinutes: 30, sessionMaxHours: 8, trustProxy: true }, {
         now: () => new Date(clock),
         logger: { level: 'info', stream },
       });
@@ -202,18 +203,58 @@ for (const database of await testDatabases()) {
       assert.equal((await session.get('/dashboard')).status, 303);
     });
 
-    it('stops checking passwords for an account after repeated failures, even the right one', async () => {
+    const from = (address: string) => ({ 'x-forwarded-for': address });
+
+    it('keeps a member’s right password working from another address after ten wrong ones from one', async () => {
       const address = await member();
       await signedIn(server.origin, server.ctx, org.organization, address);
-      const client = new DashboardClient(server.origin);
-      await client.get('/dashboard/sign-in');
-      for (let i = 0; i < MAX_FAILURES_PER_ACCOUNT; i++) {
-        assert.equal((await client.post('/dashboard/sign-in', { email: address, password: `wrong guess ${i}` })).status, 401);
+      const attacker = new DashboardClient(server.origin);
+      await attacker.get('/dashboard/sign-in', from('203.0.113.10'));
+      const statuses: number[] = [];
+      for (let i = 0; i < 10; i++) {
+        statuses.push((await attacker.post('/dashboard/sign-in', { email: address, password: `wrong guess ${i}` }, from('203.0.113.10'))).status);
       }
-      const right = await client.post('/dashboard/sign-in', { email: address, password: PASSWORD });
-      assert.equal(right.status, 429);
-      assert.match(right.text, /Too many attempts/);
-      assert.equal(client.cookie('foyer_session'), undefined);
+      assert.deepEqual(statuses.slice(0, FREE_FAILURES_PER_ACCOUNT), Array(FREE_FAILURES_PER_ACCOUNT).fill(401));
+      assert.ok(statuses.slice(FREE_FAILURES_PER_ACCOUNT).every((s) => s === 429), statuses.join(','));
+      // From the attacker's address even the right password is not checked now.
+      const there = await attacker.post('/dashboard/sign-in', { email: address, password: PASSWORD }, from('203.0.113.10'));
+      assert.equal(there.status, 429);
+      assert.match(there.text, /Too many attempts/);
+      assert.equal(attacker.cookie('foyer_session'), undefined);
+
+      const memberClient = new DashboardClient(server.origin);
+      await memberClient.get('/dashboard/sign-in', from('198.51.100.20'));
+      const signIn = await memberClient.post('/dashboard/sign-in', { email: address, password: PASSWORD }, from('198.51.100.20'));
+      assert.equal(signIn.status, 303);
+      assert.ok(memberClient.cookie('foyer_session'));
+    });
+
+    it('makes a guesser wait twice as long after every further wrong password, and checks none meanwhile', async () => {
+      const address = await member();
+      await signedIn(server.origin, server.ctx, org.organization, address);
+      const guesser = new DashboardClient(server.origin);
+      const here = from('203.0.113.11');
+      await guesser.get('/dashboard/sign-in', here);
+      const start = clock;
+      try {
+        for (let i = 0; i < FREE_FAILURES_PER_ACCOUNT; i++) {
+          assert.equal((await guesser.post('/dashboard/sign-in', { email: address, password: `wrong ${i}` }, here)).status, 401);
+        }
+        const waits: number[] = [];
+        for (let round = 0; round < 4; round++) {
+          const refused = await guesser.post('/dashboard/sign-in', { email: address, password: PASSWORD }, here);
+          assert.equal(refused.status, 429, 'not even the right password is checked while the delay runs');
+          const wait = Number(refused.headers.get('retry-after'));
+          waits.push(wait);
+          clock += wait * 1000 - 500;
+          assert.equal((await guesser.post('/dashboard/sign-in', { email: address, password: `early ${round}` }, here)).status, 429);
+          clock += 500;
+          assert.equal((await guesser.post('/dashboard/sign-in', { email: address, password: `late ${round}` }, here)).status, 401);
+        }
+        assert.deepEqual(waits, [2, 4, 8, 16]);
+      } finally {
+        clock = start;
+      }
     });
 
     it('sets the session cookie HttpOnly and SameSite=Lax, and sends strict security headers', async () => {
@@ -254,22 +295,25 @@ for (const database of await testDatabases()) {
       assert.ok(!log.includes(client.cookie('foyer_session')!), 'no session id');
     });
 
-    // Last in this suite: the address stays throttled for the rest of the window.
     it('stops checking passwords from an address that failed for many accounts, even a right one, and says the same as for an account', async () => {
       const address = await member();
       await signedIn(server.origin, server.ctx, org.organization, address);
       const client = new DashboardClient(server.origin);
-      await client.get('/dashboard/sign-in');
-      // Earlier tests of this suite failed from this address too: the throttle may begin before the last of these.
+      const here = from('203.0.113.12');
+      await client.get('/dashboard/sign-in', here);
       const statuses: number[] = [];
-      for (let i = 0; i < MAX_FAILURES_PER_ADDRESS; i++) {
-        statuses.push((await client.post('/dashboard/sign-in', { email: `guess-${i}@nowhere.test`, password: 'not a password here' })).status);
+      for (let i = 0; i < FREE_FAILURES_PER_ADDRESS + 1; i++) {
+        statuses.push((await client.post('/dashboard/sign-in', { email: `guess-${i}@nowhere.test`, password: 'not a password here' }, here)).status);
       }
-      assert.ok(statuses.every((status) => status === 401 || status === 429), statuses.join(','));
-      const right = await client.post('/dashboard/sign-in', { email: address, password: PASSWORD });
+      assert.deepEqual(statuses, [...Array(FREE_FAILURES_PER_ADDRESS).fill(401), 429]);
+      const right = await client.post('/dashboard/sign-in', { email: address, password: PASSWORD }, here);
       assert.equal(right.status, 429);
       assert.match(right.text, /Too many attempts/);
       assert.equal(client.cookie('foyer_session'), undefined);
+      // Everyone else signs in as before.
+      const elsewhere = new DashboardClient(server.origin);
+      await elsewhere.get('/dashboard/sign-in', from('198.51.100.21'));
+      assert.equal((await elsewhere.post('/dashboard/sign-in', { email: address, password: PASSWORD }, from('198.51.100.21'))).status, 303);
     });
   });
 }

@@ -3,7 +3,9 @@
  * injected clock: first in, first out; exactly one member gets a client
  * however many try at once; reservations are leases that hand the client
  * back to the front; the grace period keeps a place; auto-accept; calls
- * starting and ending; lines closing with their board.
+ * starting and ending; lines closing with their board; what one address
+ * can do to a line (caps, grace only for a page that answered) and members
+ * removing a place.
  */
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
@@ -15,10 +17,10 @@ import { liveContext, sweep, type LiveContext } from '../../src/domain/lifecycle
 import { addUser, createOrganization } from '../../src/domain/organizations.ts';
 import { createSpace, getSpace, updateSpace } from '../../src/domain/spaces.ts';
 import type { Space } from '../../src/domain/types.ts';
-import { arrive, clientDisconnected, clientLeaves } from '../../src/domain/waiting/arrival.ts';
+import { arrive, clientAnswered, clientDisconnected, clientLeaves, UNANSWERED_SECONDS } from '../../src/domain/waiting/arrival.ts';
 import { hangUp, memberJoinedCall } from '../../src/domain/waiting/calls.ts';
 import { closeConsole, openConsole } from '../../src/domain/waiting/consoles.ts';
-import { acceptClient, declineClient, dispatchAutoAccept, setMemberStatus, takeNext } from '../../src/domain/waiting/serving.ts';
+import { acceptClient, declineClient, dispatchAutoAccept, removeClient, setMemberStatus, takeNext } from '../../src/domain/waiting/serving.ts';
 import { sweepWaiting } from '../../src/domain/waiting/sweep.ts';
 import { clientSnapshot, lineSnapshot, lineOf } from '../../src/domain/waiting/views.ts';
 import { testDatabases, type TestDatabase } from '../support/databases.ts';
@@ -37,9 +39,11 @@ for (const database of await testDatabases()) {
     let board: Space;
 
     const connection = () => `c_${randomUUID()}`;
-    const arriveAt = async (slug: string, name: string, token?: string) => {
-      const result = await arrive(ctx, { slug, displayName: name, connectionId: connection(), token });
+    /** A client whose page answers its first view, as the waiting page does. */
+    const arriveAt = async (slug: string, name: string, token?: string, address?: string) => {
+      const result = await arrive(ctx, { slug, displayName: name, connectionId: connection(), token, address });
       assert.ok(result.ok, JSON.stringify(result));
+      await clientAnswered(ctx, result.entry.connectionId!);
       return result;
     };
     const lineNames = async (space: Space) => lineOf((await lineSnapshot(ctx, space.organizationId, space.id))!).map((e) => e.displayName);
@@ -48,7 +52,16 @@ for (const database of await testDatabases()) {
       db = await database.open();
       clock = T0;
       const base = await createContext(
-        { databaseUrl: db.url, publicUrl: 'http://localhost:3000', idleCloseSeconds: 900, secretPepper: 'test', waitingGraceSeconds: 60, waitingLeaseSeconds: 30 },
+        {
+          databaseUrl: db.url,
+          publicUrl: 'http://localhost:3000',
+          idleCloseSeconds: 900,
+          secretPepper: 'test',
+          waitingGraceSeconds: 60,
+          waitingLeaseSeconds: 30,
+          waitingPerAddress: 3,
+          waitingPerList: 8,
+        },
         { store: db.store, now: () => new Date(clock) },
       );
       ctx = liveContext(base, { instanceId: 'instance-a', instanceTtlMs: 15_000 });
@@ -235,6 +248,78 @@ for (const database of await testDatabases()) {
       await clientLeaves(ctx, ann.entry.connectionId!);
       assert.equal((await db.store.findWaitingEntry(ann.entry.id))?.state, 'left');
       assert.deepEqual(await lineNames(queue), []);
+    });
+
+    it('ends at once the place of a client whose page never answered, and keeps one that did for the grace period', async () => {
+      const silent = await arrive(ctx, { slug: queue.slug, displayName: 'Script', connectionId: connection() });
+      assert.ok(silent.ok);
+      const ann = await arriveAt(queue.slug, 'Ann');
+      await clientDisconnected(ctx, silent.entry.connectionId!);
+      await clientDisconnected(ctx, ann.entry.connectionId!);
+      const ended = await db.store.findWaitingEntry(silent.entry.id);
+      assert.equal(ended?.state, 'left');
+      assert.equal(ended?.outcome, 'unanswered');
+      assert.deepEqual(await lineNames(queue), ['Ann'], 'the page that answered keeps its place while away');
+      const back = await arrive(ctx, { slug: queue.slug, displayName: 'Script', connectionId: connection(), token: silent.token });
+      assert.ok(back.ok && !back.returned, 'an unanswered place cannot be taken back');
+    });
+
+    it('ends a place whose connection stays open but never answers', async () => {
+      const silent = await arrive(ctx, { slug: queue.slug, displayName: 'Script', connectionId: connection() });
+      assert.ok(silent.ok);
+      clock += 10;
+      await arriveAt(queue.slug, 'Ann');
+      clock += (UNANSWERED_SECONDS - 1) * 1000;
+      await sweepWaiting(ctx);
+      assert.deepEqual(await lineNames(queue), ['Script', 'Ann']);
+      clock += 2000;
+      await sweepWaiting(ctx);
+      assert.deepEqual(await lineNames(queue), ['Ann']);
+      assert.equal((await db.store.findWaitingEntry(silent.entry.id))?.outcome, 'unanswered');
+    });
+
+    it('holds at most WAITING_PER_ADDRESS places of a line from one address, and refuses nobody from another', async () => {
+      for (let i = 0; i < 3; i++) {
+        await arriveAt(queue.slug, `Flood ${i}`, undefined, '203.0.113.5');
+        clock += 10;
+      }
+      const fourth = await arrive(ctx, { slug: queue.slug, displayName: 'Flood 3', connectionId: connection(), address: '203.0.113.5' });
+      assert.deepEqual(fourth.ok ? 'in line' : fourth.reason, 'too_many_waiting');
+      const other = await arrive(ctx, { slug: board.slug, displayName: 'Flood on the board', connectionId: connection(), address: '203.0.113.5' });
+      assert.ok(other.ok, 'the cap is per line');
+      const patient = await arriveAt(queue.slug, 'Patient', undefined, '198.51.100.7');
+      assert.equal((await clientSnapshot(ctx, patient.entry.id))?.view.position, 4);
+      // A place ended frees one for the address again.
+      await clientLeaves(ctx, (await db.store.listWaitingEntries(queue.id, ['waiting']))[0]!.connectionId!);
+      assert.ok((await arrive(ctx, { slug: queue.slug, displayName: 'Flood 4', connectionId: connection(), address: '203.0.113.5' })).ok);
+    });
+
+    it('holds at most WAITING_PER_LIST places in one line, whoever arrives', async () => {
+      for (let i = 0; i < 8; i++) await arriveAt(queue.slug, `Client ${i}`, undefined, `198.51.100.${i + 10}`);
+      const ninth = await arrive(ctx, { slug: queue.slug, displayName: 'Client 8', connectionId: connection(), address: '198.51.100.99' });
+      assert.deepEqual(ninth.ok ? 'in line' : ninth.reason, 'line_full');
+      const back = await arrive(ctx, { slug: queue.slug, displayName: 'Client 0', connectionId: connection(), token: (await arriveAt(board.slug, 'x')).token });
+      assert.deepEqual(back.ok ? 'in line' : back.reason, 'line_full', 'a token of another line is no place here');
+    });
+
+    it('lets a member remove a place from a queue or a board, and nobody outside them', async () => {
+      const script = await arriveAt(queue.slug, 'Script');
+      const ann = await arriveAt(queue.slug, 'Ann');
+      await removeClient(ctx, doctors[0]!, 'queue', queue.id, script.entry.id);
+      const removed = await db.store.findWaitingEntry(script.entry.id);
+      assert.equal(removed?.state, 'declined');
+      assert.equal(removed?.outcome, 'removed');
+      assert.deepEqual(await lineNames(queue), ['Ann']);
+      await assert.rejects(removeClient(ctx, doctors[0]!, 'queue', queue.id, script.entry.id), NotFoundError, 'once');
+
+      const bob = await arriveAt(board.slug, 'Bob');
+      const stranger = await createOrganization(ctx, { name: 'Other', type: 'basic', slug: slugOf('other') });
+      const zed = memberActor(stranger, await addUser(ctx, operatorActor(stranger), { email: 'zed@other.test', fullName: 'Zed' }));
+      await assert.rejects(removeClient(ctx, zed, 'board', board.id, bob.entry.id), NotFoundError);
+      await assert.rejects(removeClient(ctx, doctors[0]!, 'queue', queue.id, bob.entry.id), NotFoundError, 'not in this line');
+      await removeClient(ctx, doctors[1]!, 'board', board.id, bob.entry.id);
+      assert.equal((await db.store.findWaitingEntry(bob.entry.id))?.outcome, 'removed');
+      assert.equal((await db.store.findWaitingEntry(ann.entry.id))?.state, 'waiting');
     });
   });
 }

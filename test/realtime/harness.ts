@@ -12,7 +12,7 @@ import type { DomainContext } from '../../src/domain/context.ts';
 import { createOrganization } from '../../src/domain/organizations.ts';
 import type { StoreConnection } from '../../src/domain/ports/store.ts';
 import type { Organization, OrganizationType } from '../../src/domain/types.ts';
-import { createLogger } from '../../src/logger.ts';
+import { createLogger, type LoggerSetting } from '../../src/logger.ts';
 import type { RealtimeTuning } from '../../src/realtime/realtime.ts';
 import { createServer } from '../../src/server.ts';
 import { openStore } from '../../src/store/open.ts';
@@ -32,13 +32,13 @@ export interface FrontEnd {
 
 export async function startFrontEnd(
   store: StoreConnection,
-  options: { env?: Record<string, string>; realtime?: RealtimeTuning; org?: Organization } = {},
+  options: { env?: Record<string, string>; realtime?: RealtimeTuning; org?: Organization; logger?: LoggerSetting } = {},
 ): Promise<FrontEnd> {
   const config = loadConfig({ LOG_LEVEL: 'silent', IDLE_CLOSE_SECONDS: '60', API_SECRET_PEPPER: 'test', ...options.env });
   const { app, ctx } = await createServer({
     config,
     store,
-    logger: createLogger(config, false),
+    logger: createLogger(config, options.logger ?? false),
     realtime: { pingIntervalMs: 500, ...options.realtime },
   });
   await app.listen({ host: '127.0.0.1', port: 0 });

@@ -13,6 +13,7 @@ import { createSpace, updateSpace } from '../../src/domain/spaces.ts';
 import { openTestDatabase, type TestDatabase } from '../support/databases.ts';
 import { client, seedOrganization, startServer, type Client, type SeededOrganization, type TestServer } from '../support/server.ts';
 import { TestClient } from './ws-client.ts';
+import { signedIn } from '../support/dashboard-client.ts';
 import { operatorActor } from '../../src/domain/actors.ts';
 
 describe('meeting pages', () => {
@@ -117,7 +118,7 @@ describe('meeting pages', () => {
     assert.equal(roomPage.status, 200);
     const html = await roomPage.text();
     assert.ok(html.includes(`"slug":"${room.slug}"`));
-    assert.ok(html.includes('<title>Front &#60;desk&#62; · Foyer</title>'));
+    assert.ok(html.includes(`<title>Front &#60;desk&#62; · ${seeded.organization.name} · Foyer</title>`));
     assert.ok(html.includes('Front \\u003cdesk>'), 'JSON settings cannot close the script element');
 
     const board = await createSpace(server.ctx, operatorActor(seeded.organization), 'board', { name: 'Walk-in', slug: `walk-${randomUUID().slice(0, 6)}`, hasWaitingList: false });
@@ -152,6 +153,52 @@ describe('meeting pages', () => {
     }
     const again = await TestClient.connect(server.origin);
     assert.equal((await again.join({ meetingId: created.body.id }, 'Ann')).code, 'deleted');
+  });
+
+  it("tells the page where it leads: the organization, the meeting's title or the place's name, a consultation's clinician", async () => {
+    const settingsOf = (html: string) => JSON.parse(/<script type="application\/json" id="foyer-settings">([^<]*)<\/script>/.exec(html)![1]!.replace(/\\u003c/g, '<'));
+    const ann = seeded.users[0]!;
+    const meeting = await api.post('/v3/meeting', { json: { title: 'Follow-up, knee' } });
+    const meetingSettings = settingsOf(await (await get(new URL(meeting.body.redirectUrl).pathname)).text());
+    assert.equal(meetingSettings.title, 'Follow-up, knee');
+    assert.equal(meetingSettings.organization, seeded.organization.name);
+    assert.equal(meetingSettings.hostName, undefined, 'a meeting names no clinician');
+    assert.equal(meetingSettings.memberName, undefined, 'nobody is signed in');
+
+    const consultation = await api.post('/v3/meeting', { json: { type: 'CONSULTATION', ownerEmail: ann.email } });
+    const consultationPage = await (await get(new URL(consultation.body.redirectUrl).pathname)).text();
+    const consultationSettings = settingsOf(consultationPage);
+    assert.equal(consultationSettings.title, null);
+    assert.equal(consultationSettings.hostName, ann.fullName);
+    assert.ok(consultationPage.includes(`<title>${seeded.organization.name} · Foyer</title>`));
+
+    const queue = await createSpace(server.ctx, operatorActor(seeded.organization), 'queue', { name: 'Physio line', slug: `physio-${randomUUID().slice(0, 6)}` });
+    const queueSettings = settingsOf(await (await get(`/${queue.slug}`)).text());
+    assert.equal(queueSettings.title, 'Physio line');
+    assert.equal(queueSettings.organization, seeded.organization.name);
+  });
+
+  it("fills in a signed-in member's name and speaks their dashboard's language, but only on their own organization's pages", async () => {
+    const settingsOf = (html: string) => JSON.parse(/<script type="application\/json" id="foyer-settings">([^<]*)<\/script>/.exec(html)![1]!);
+    const ann = seeded.users[0]!;
+    const member = await signedIn(server.origin, server.ctx, seeded.organization, ann.email);
+    await member.get('/dashboard?lang=de');
+    assert.equal(member.cookie('foyer_lang'), 'de');
+    const meeting = await api.post('/v3/meeting', { json: {} });
+    const path = new URL(meeting.body.redirectUrl).pathname;
+    const page = await member.get(path);
+    const settings = settingsOf(page.text);
+    assert.equal(settings.memberName, ann.fullName);
+    assert.equal(settings.lang, 'de');
+    assert.match(page.text, /<html lang="de"/);
+    // The link's own ?lang= still wins.
+    assert.match((await member.get(`${path}?lang=en`)).text, /<html lang="en"/);
+
+    const other = await seedOrganization(server.ctx, 'basic', [{ email: 'bo@other.test', fullName: 'Bo Other' }]);
+    const elsewhere = await client(server.baseUrl, other).post('/v3/meeting', { json: {} });
+    const foreign = settingsOf((await member.get(new URL(elsewhere.body.redirectUrl).pathname)).text);
+    assert.equal(foreign.memberName, undefined, "another organization's page does not know this member");
+    assert.equal(foreign.lang, undefined);
   });
 
   it('keeps a meeting open while its participants are connected through the real app', async () => {

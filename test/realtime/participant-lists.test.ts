@@ -76,4 +76,21 @@ describe('participant lists held by deltas', () => {
     participantLists.apply(place, { kind: 'left', participantId: 'ann' });
     assert.equal(participantLists.entries(place), undefined);
   });
+
+  it('keeps hands from their deltas: a repeated join does not lower one, a read from the database (which has none) keeps those known', async () => {
+    let database = [participant('a', 10), participant('b', 20)];
+    const { participantLists, pushed } = listsWith(() => database);
+    participantLists.hold(place, database, participantLists.mark());
+    participantLists.apply(place, { kind: 'hand', participantId: 'b', raised: true });
+    participantLists.apply(place, { kind: 'hand', participantId: 'b', raised: true });
+    participantLists.apply(place, { kind: 'hand', participantId: 'nobody', raised: true });
+    assert.equal(pushed.length, 1, 'a repeated hand and an unknown participant change nothing');
+    participantLists.apply(place, { kind: 'joined', participant: entry('b', 20) });
+    assert.equal(participantLists.entries(place)!.find((e) => e.id === 'b')!.hand, true);
+    database = [participant('b', 20), participant('c', 30)];
+    await participantLists.refreshAll(() => {});
+    assert.deepEqual(participantLists.entries(place)!.map((e) => [e.id, Boolean(e.hand)]), [['b', true], ['c', false]]);
+    participantLists.apply(place, { kind: 'hand', participantId: 'b', raised: false });
+    assert.equal(participantLists.entries(place)![0]!.hand, false);
+  });
 });

@@ -63,6 +63,8 @@ describe('the REST API running meetings and waiting lists across two instances (
     const c = await connect(fe);
     c.send({ type: 'wait', slug: space.slug, name, token: null });
     await c.next((m) => m.type === 'waiting');
+    c.send({ type: 'here' });
+    await c.roundTrip();
     return c;
   };
 
@@ -187,5 +189,26 @@ describe('the REST API running meetings and waiting lists across two instances (
     assert.equal(next.body.userId, drKim.id);
     await yan.latest('waiting', (m) => m.view.meetingId === next.body.meetingId, 10_000);
     assert.deepEqual((await api('GET', `/rooms/queue/${queue.id}/waiting`)).body, { waiting: [] });
+  });
+
+  it('takes a place out of a queue’s or a board’s line, once, and not another organization’s', async () => {
+    const queue = await newSpace('queue', [drKim]);
+    const zed = await wait(one, queue, 'Zed');
+    const ava = await wait(one, queue, 'Ava');
+    const line = await api('GET', `/rooms/queue/${queue.id}/waiting`);
+    const zedEntry = line.body.waiting.find((w: { displayName: string }) => w.displayName === 'Zed').entryId as string;
+    const removed = await api('DELETE', `/rooms/queue/${queue.id}/waiting/${zedEntry}`);
+    assert.equal(removed.status, 200, removed.text);
+    assert.deepEqual(removed.body, { entryId: zedEntry, outcome: 'removed' });
+    await zed.latest('waiting', (m) => m.view.state === 'declined', 10_000);
+    assert.equal((await ava.latest('waiting', (m) => m.view.position === 1, 10_000)).view.position, 1);
+    assert.equal((await api('DELETE', `/rooms/queue/${queue.id}/waiting/${zedEntry}`)).status, 404);
+    assert.ok((await deliveriesOf('waiting.client.left')).some((d) => d.data.entryId === zedEntry && d.data.outcome === 'removed'));
+
+    const board = await newSpace('board', [drLee]);
+    await wait(one, board, 'Bea');
+    const beaEntry = (await api('GET', `/rooms/board/${board.id}/waiting`)).body.waiting[0].entryId as string;
+    assert.equal((await api('DELETE', `/rooms/queue/${queue.id}/waiting/${beaEntry}`)).status, 404, 'not in that line');
+    assert.equal((await api('DELETE', `/rooms/board/${board.id}/waiting/${beaEntry}`)).status, 200);
   });
 });

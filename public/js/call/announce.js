@@ -24,5 +24,5 @@ export function announcePresence(c, before, after) {
   const was = new Set(before.map((p) => p.id));
   const is = new Set(after.map((p) => p.id));
   for (const p of after) if (!was.has(p.id) && p.id !== c.state.selfId) announce(c, c.tf('joined', { name: p.name }));
-  for (const p of before) if (!is.has(p.id) && p.id !== c.state.selfId) announce(c, c.tf('left', { name: p.name }));
+  for (const p of before) if (!is.has(p.id) && p.id !== c.state.selfId) announce(c, c.tf('personLeft', { name: p.name }));
 }

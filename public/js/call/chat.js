@@ -8,9 +8,9 @@
 import { el } from '../lib/dom.js';
 import { announce } from './announce.js';
 import { showUnread } from './controls.js';
+import { MAX_CHAT_CHARS } from '../shared/call-extras.js';
 
-/** The longest message, as the server enforces it. */
-export const MAX_CHAT_CHARS = 1000;
+export { MAX_CHAT_CHARS };
 /** Messages kept on the page (the oldest scroll away beyond this). */
 const KEEP = 200;
 const URL_PATTERN = /\b(?:https?:\/\/|www\.)[^\s<>"'`]+/gi;
@@ -45,7 +45,7 @@ export function linkified(text) {
 /** The chat panel's content (shown in the side panel, see panel.js). */
 export function buildChat(c) {
   const { t } = c;
-  const input = el('textarea', { id: 'chat-input', name: 'message', rows: '2', maxlength: String(MAX_CHAT_CHARS), autocomplete: 'off' });
+  const input = el('textarea', { id: 'chat-input', name: 'message', rows: '2', maxlength: String(MAX_CHAT_CHARS), autocomplete: 'off', placeholder: t('messagePlaceholder') });
   const error = el('p', { class: 'error', id: 'chat-error', role: 'alert' });
   const form = el(
     'form',
@@ -66,7 +66,9 @@ export function buildChat(c) {
       form.requestSubmit();
     }
   });
-  const log = el('ol', { class: 'chat-log', id: 'chat-log', role: 'log', 'aria-labelledby': 'chat-title' });
+  // The log (read out as messages arrive) holds a list, which keeps its own role.
+  const list = el('ol', { class: 'chat-list', id: 'chat-list' });
+  const log = el('div', { class: 'chat-log', id: 'chat-log', role: 'log', 'aria-labelledby': 'chat-title' }, list);
   const empty = el('p', { class: 'chat-empty', id: 'chat-empty' }, t('chatEmpty'));
   const section = el(
     'section',
@@ -77,7 +79,7 @@ export function buildChat(c) {
     empty,
     form,
   );
-  for (const m of c.ui.messages) log.append(messageItem(c, m));
+  for (const m of c.ui.messages) list.append(messageItem(c, m));
   empty.hidden = c.ui.messages.length > 0;
   return section;
 }
@@ -88,7 +90,7 @@ function messageItem(c, m) {
   return el(
     'li',
     { class: mine ? 'mine' : '' },
-    el('div', { class: 'meta' }, el('span', { class: 'person' }, mine ? `${m.name} (${c.t('you')})` : m.name), ' ', el('time', { datetime: time.toISOString() }, time.toLocaleTimeString(c.lang, { hour: '2-digit', minute: '2-digit' }))),
+    el('div', { class: 'meta' }, el('span', { class: 'person' }, mine ? `${m.name} (${c.t('you')})` : m.name), ' ', el('time', { datetime: time.toISOString() }, time.toLocaleTimeString(c.lang, { hour: 'numeric', minute: '2-digit' }))),
     el('p', { class: 'text' }, ...linkified(m.text)),
   );
 }
@@ -102,8 +104,13 @@ export function sendChat(c, text) {
     if (error) error.textContent = c.tf('chatTooLong', { n: MAX_CHAT_CHARS });
     return false;
   }
+  // Only to a joined socket: while the page rejoins the message stays in the box (a knocking socket would be closed for it).
+  if (c.state.phase !== 'call' || !c.state.signalling) {
+    if (error) error.textContent = c.t('chatOffline');
+    return false;
+  }
   if (error) error.textContent = '';
-  c.state.signalling?.send({ type: 'chat', text: value });
+  c.state.signalling.send({ type: 'chat', text: value });
   return true;
 }
 
@@ -113,10 +120,11 @@ export function onChat(c, m) {
   c.ui.messages.push(m);
   if (c.ui.messages.length > KEEP) c.ui.messages.shift();
   const log = document.getElementById('chat-log');
-  if (log) {
+  const list = document.getElementById('chat-list');
+  if (log && list) {
     const atBottom = log.scrollHeight - log.scrollTop - log.clientHeight < 40;
-    log.append(messageItem(c, m));
-    while (log.childElementCount > KEEP) log.firstElementChild.remove();
+    list.append(messageItem(c, m));
+    while (list.childElementCount > KEEP) list.firstElementChild.remove();
     if (atBottom || m.from === c.state.selfId) log.scrollTop = log.scrollHeight;
     document.getElementById('chat-empty')?.setAttribute('hidden', '');
   }
@@ -129,10 +137,10 @@ export function onChat(c, m) {
   }
 }
 
-/** The server refused a message (too many at once). */
-export function onChatRefused(c) {
+/** The server refused a message: too many at once (`slow_down`), or too long. */
+export function onChatRefused(c, code) {
   const error = document.getElementById('chat-error');
-  if (error) error.textContent = c.t('chatSlowDown');
+  if (error) error.textContent = code === 'slow_down' ? c.t('chatSlowDown') : c.tf('chatTooLong', { n: MAX_CHAT_CHARS });
 }
 
 /** The panel opened: everything is read. */

@@ -3,7 +3,7 @@
 // (docs/signalling.md): come back, an end screen, or a refusal.
 import { Signalling } from '../lib/signalling.js';
 import { CloseCode, RECONNECT_CODES } from '../shared/close-codes.js';
-import { announcePresence } from './announce.js';
+import { announce as say, announcePresence } from './announce.js';
 import { onChat, onChatRefused } from './chat.js';
 import { finish } from './end.js';
 import { announce, refreshLock, renderKnocks, showMuteRequest } from './host.js';
@@ -26,7 +26,7 @@ export async function connect(c) {
   state.phase = 'joining';
   state.leaving = false;
   // A rejoin while sharing keeps sending the screen, not the camera behind it.
-  c.mesh.setLocalTracks(state.stream, audioTrack(state), state.screenTrack ?? cameraTrack(state));
+  c.media.setLocalTracks(state.stream, audioTrack(state), state.screenTrack ?? cameraTrack(state));
   const signalling = new Signalling(settings.wsPath, {
     onMessage: (m) => {
       if (state.signalling !== signalling) return;
@@ -59,16 +59,16 @@ function onWelcome(c, m) {
   state.knocks = [];
   // Rejoined as a new participant: the others drop the connections to the
   // old one, so these cannot be kept (a resumed participant keeps its id, and them).
-  if (c.mesh.selfId && c.mesh.selfId !== m.you.id) {
-    c.mesh.closeAll();
+  if (c.media.selfId && c.media.selfId !== m.you.id) {
+    c.media.closeAll();
     c.peerStates.clear();
-    c.formerSelfId = c.mesh.selfId;
+    c.formerSelfId = c.media.selfId;
   }
   resetBackoff(c);
-  c.mesh.setSelf(m.you.id);
+  c.media.setSelf(m.you.id);
   // What is sent is what the page has now: the devices may have changed
   // since the join was sent (a camera that answered late, a long knock).
-  c.mesh.setLocalTracks(state.stream, audioTrack(state), state.screenTrack ?? cameraTrack(state));
+  c.media.setLocalTracks(state.stream, audioTrack(state), state.screenTrack ?? cameraTrack(state));
   state.participants = m.participants;
   // What this server relays besides media (chat, hands, reactions): the page offers only that.
   c.features = new Set(Array.isArray(m.features) ? m.features : []);
@@ -91,7 +91,7 @@ async function onMessage(c, m) {
     case 'knocking':
       resetBackoff(c);
       // Back at the door (the meeting was locked meanwhile): no media until let in.
-      c.mesh.closeAll();
+      c.media.closeAll();
       c.returning = false;
       return showKnock(c, m.wasRemoved);
     case 'welcome':
@@ -101,7 +101,8 @@ async function onMessage(c, m) {
     case 'offer':
     case 'answer':
     case 'ice':
-      return c.mesh.handle(m);
+    case 'sfu':
+      return c.media.handle(m);
     case 'chat':
       return onChat(c, m);
     case 'reaction':
@@ -115,6 +116,15 @@ async function onMessage(c, m) {
       state.locked = m.locked;
       announce(state.host ? (m.locked ? t('lockedNotice') : '') : '');
       return refreshLock(c);
+    case 'host':
+      // The member's sign-in ended (signed out, removed): still in the call, without the host's controls.
+      if (m.host !== false || !state.host) return undefined;
+      state.host = false;
+      state.knocks = [];
+      for (const id of ['lock', 'end-all']) document.getElementById(id)?.remove();
+      renderKnocks(c, []);
+      refresh(c);
+      return announce(t('noLongerHost'));
     case 'mute_requested':
       return showMuteRequest(c, () => toggleMic(c));
     case 'ended':
@@ -123,7 +133,9 @@ async function onMessage(c, m) {
       if (m.code === 'bad_name') return showPrejoin(c, () => connect(c), m.message);
       if (m.code === 'removed') return finish(c, 'removed');
       if (m.code === 'turned_away') return finish(c, 'turnedAway');
-      if (m.code === 'slow_down') return onChatRefused(c);
+      // A chat message or reaction refused (too long, too many): said beside the message box; the call goes on.
+      if (m.about === 'chat') return onChatRefused(c, m.code);
+      if (m.about === 'reaction') return m.code === 'slow_down' ? say(c, t('reactionSlowDown')) : undefined;
       // A host action the server did not carry out (the knocker left, the participant was gone).
       if (['forbidden', 'not_found', 'validation_failed'].includes(m.code) && state.phase === 'call') return announce(t('refused') + m.message);
       if (m.code === 'not_found') return finish(c, 'notFound');
@@ -140,7 +152,7 @@ function onParticipants(c, participants, before) {
   // The server's word on this page's own hand (a second tab of the same person cannot raise it).
   const self = participants.find((p) => p.id === c.state.selfId);
   if (self && 'hand' in self) c.ui.hand = Boolean(self.hand);
-  c.mesh.sync(participants);
+  c.media.sync(participants);
   if (before) {
     announcePresence(c, before, participants);
     announceHands(c, before, participants);

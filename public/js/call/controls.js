@@ -7,6 +7,7 @@ import { el } from '../lib/dom.js';
 import { canShareScreen } from '../lib/media.js';
 import { icon } from './icons.js';
 import { REACTIONS } from './reactions.js';
+import { shortcutLabel } from './shortcuts.js';
 import { announced, cameraTrack } from './tracks.js';
 
 /** A bar button: an icon and a label (visually hidden on phones; always the accessible name). */
@@ -50,7 +51,8 @@ export function buildControls(c) {
   const { t, state, embed } = c;
   const a = c.actions;
   // Only what this server relays is offered (welcome's `features`).
-  const has = (feature) => Boolean(c.features?.has(feature));
+  // A raised hand asks for a turn among several; in a 1:1 waiting-list call there is nobody to wait for.
+  const has = (feature) => Boolean(c.features?.has(feature)) && !(feature === 'hand' && c.options.waitingCall);
   const shortcut = (key) => (navigator.platform?.startsWith('Mac') ? `Meta+${key}` : `Control+${key}`);
   const mic = barButton('mic', 'mic', '', a.toggleMic, { 'aria-keyshortcuts': shortcut('D') });
   const cam = barButton('cam', 'cam', '', a.toggleCamera, { 'aria-keyshortcuts': shortcut('E') });
@@ -111,6 +113,12 @@ export function refreshControls(c) {
   };
   set('mic', now.audio ? t('mute') : t('unmute'), !now.audio);
   set('cam', now.video ? t('cameraOff') : t('cameraOn'), !now.video);
+  // The shortcut shows on hover too, as in the calls people know ("Mute (Ctrl+D)").
+  for (const [id, key] of [['mic', 'd'], ['cam', 'e']]) {
+    const b = document.getElementById(id);
+    const label = b?.querySelector('.btn-label')?.textContent;
+    if (b && label) b.title = `${label} (${shortcutLabel(key)})`;
+  }
   set('share', state.screenTrack ? t('stopShare') : t('share'), Boolean(state.screenTrack));
   setLabel(document.getElementById('menu-share'), state.screenTrack ? t('stopShare') : t('share'));
   for (const id of ['mic', 'cam']) {

@@ -1,7 +1,10 @@
 // @module public/js/call/end — leaving, and the end screens: left,
 // ended (by the host too), removed by the host, turned away, not found, not
 // joinable, and failed (the server refused this connection for good;
-// nothing retries). Removed and turned away offer no rejoin button.
+// nothing retries). Each leads somewhere that fits: Rejoin after leaving,
+// Try again after a failure, none after being removed or turned away; the
+// host who ended the meeting, and any member of the organization, get
+// their way back to the dashboard's meetings.
 import { el } from '../lib/dom.js';
 import { stopMonitors } from './index.js';
 import { stopMedia } from './local-media.js';
@@ -15,7 +18,7 @@ export function finish(c, kind, code) {
   cancelReconnect(c);
   state.signalling?.close();
   state.signalling = null;
-  c.mesh.closeAll();
+  c.media.closeAll();
   stopMonitors(c);
   stopMedia(c);
   state.participants = [];
@@ -31,12 +34,21 @@ export function finish(c, kind, code) {
     notJoinable: t('notJoinable'),
     failed: t('failed'),
   };
-  const body = [el('h1', {}, messages[kind])];
+  const endedItself = c.endedBySelf && (kind === 'ended' || kind === 'endedByHost');
+  const body = [el('h1', {}, endedItself ? t('endedBySelf') : messages[kind])];
   if (kind === 'failed') body.push(el('p', { class: 'detail' }, `${t('failedCode')} ${code}`));
+  if (endedItself) body.push(el('p', { class: 'detail' }, t('endedBySelfDetail')));
+  else if (kind === 'ended' || kind === 'endedByHost' || kind === 'removed' || kind === 'turnedAway') body.push(el('p', { class: 'detail' }, t('closePage')));
+  const actions = [];
   if (kind === 'left' || kind === 'failed') {
-    body.push(el('button', { type: 'button', class: 'primary', id: 'rejoin', onclick: () => location.reload() }, kind === 'left' ? t('rejoin') : t('tryAgain')));
+    actions.push(el('button', { type: 'button', class: 'primary', id: 'rejoin', onclick: () => location.reload() }, kind === 'left' ? t('rejoin') : t('tryAgain')));
   }
-  c.root.replaceChildren(el('section', { class: 'plain', id: 'finished', 'data-kind': kind, 'data-code': code }, ...body));
+  // A member (signed in, or the meeting's host) goes back to where they came from; after ending the meeting it is the main way on.
+  if (!c.embed && (state.host || c.settings.memberName || c.settings.host)) {
+    actions.push(el('a', { class: `button${actions.length ? '' : ' primary'}`, id: 'to-dashboard', href: '/dashboard/meetings' }, t('toDashboard')));
+  }
+  if (actions.length) body.push(el('div', { class: 'end-actions' }, ...actions));
+  c.root.replaceChildren(el('section', { class: 'plain', id: 'finished', 'data-kind': endedItself ? 'endedBySelf' : kind, 'data-code': code }, ...body));
 }
 
 export function leave(c) {

@@ -30,7 +30,11 @@ export function refreshLock(c) {
 /** Ends the meeting for everyone, after a confirmation. */
 export async function endForAll(c) {
   const { t } = c;
-  if (await confirmAction(c, t('endConfirmTitle'), t('endConfirmText'), t('endForAll'))) send(c, { type: 'end' });
+  if (await confirmAction(c, t('endConfirmTitle'), t('endConfirmText'), t('endForAll'))) {
+    // Its end screen then speaks to the one who ended it, not of "the host".
+    c.endedBySelf = true;
+    send(c, { type: 'end' });
+  }
 }
 
 /** What the host can do to participant `p` in the list; nothing for others, themselves or another host. */

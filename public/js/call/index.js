@@ -5,13 +5,13 @@
 // button, a keyboard shortcut or an embedding page can call them alike.
 // Nothing here runs on import: the page entry creates the call.
 import { createLevelMeter } from '../lib/level-meter.js';
-import { Mesh } from '../lib/mesh.js';
 import { sendChat } from './chat.js';
 import { connect } from './connection.js';
 import { switchDevice, switchSpeaker, watchDevices } from './devices.js';
 import { finish, leave } from './end.js';
 import { endForAll, toggleLock } from './host.js';
 import { acquire, retryMissing, stopMedia, toggleCamera, toggleMic, toggleShare } from './local-media.js';
+import { MediaPath } from './media-path.js';
 import { togglePanel } from './panel.js';
 import { showPrejoin } from './prejoin.js';
 import { classify, sendProfile, weakUplink } from './quality.js';
@@ -19,7 +19,8 @@ import { sendReaction, setHand } from './reactions.js';
 import { newBackoff, reconnectWhenOnline } from './reconnect.js';
 import { refresh, relayout } from './screen.js';
 import { openSettings } from './settings.js';
-import { feedLevels } from './speaking.js';
+import { listenForShortcuts } from './shortcuts.js';
+import { feedLevels, setActiveSpeaker } from './speaking.js';
 import { attachStream, renderPeerState, setQuality } from './tiles.js';
 import { renderPeople } from './people.js';
 import { announced, audioTrack } from './tracks.js';
@@ -44,7 +45,8 @@ export function createCall(page, { onEnd = null, waitingCall = false } = {}) {
     queue: Promise.resolve(),
     backoff: newBackoff(),
     onEnd,
-    mesh: null,
+    /** The media source: the mesh, then the SFU once the place uses it (media-path.js). */
+    media: null,
     acquireSeq: 0,
     acquiring: false,
     /** Device problems by kind: null, blocked, missing, inUse, unsupported, failed or ended (local-media.js). */
@@ -65,7 +67,7 @@ export function createCall(page, { onEnd = null, waitingCall = false } = {}) {
     refresh: () => refresh(c),
     relayout: () => relayout(c),
   };
-  c.mesh = new Mesh({
+  c.media = new MediaPath({
     iceServers: page.settings.iceServers,
     iceTransportPolicy: page.settings.iceTransportPolicy,
     send: (m) => c.state.signalling?.send(m),
@@ -76,6 +78,10 @@ export function createCall(page, { onEnd = null, waitingCall = false } = {}) {
       if (tile) tile.video.srcObject = null;
     },
     onPeerState: (id, s) => onPeerState(c, id, s),
+    // Through the SFU, Janus's audio levels name who speaks (the rings still come from the audio received).
+    onTalking: (id, talking) => {
+      if (talking) setActiveSpeaker(c, id);
+    },
   });
   const { state } = page;
   c.actions = {
@@ -102,10 +108,12 @@ export function createCall(page, { onEnd = null, waitingCall = false } = {}) {
     toggleLock: () => toggleLock(c),
     endForAll: () => endForAll(c),
     /** Connects again to one person whose connection failed (the media source decides how). */
-    retry: (id) => c.mesh.retry?.(id),
+    retry: (id) => c.media.retry?.(id),
   };
   reconnectWhenOnline(c, c.actions.join);
   watchDevices(c);
+  // Ctrl+D / Ctrl+E (⌘ on a Mac), only while the call screen is up.
+  listenForShortcuts(c);
   c.on('call', () => startMonitors(c));
 
   return {
@@ -117,7 +125,7 @@ export function createCall(page, { onEnd = null, waitingCall = false } = {}) {
       const signalling = state.signalling;
       state.signalling = null;
       signalling?.close();
-      c.mesh.closeAll();
+      c.media.closeAll();
       stopMonitors(c);
       state.participants = [];
     },
@@ -130,9 +138,11 @@ export function createCall(page, { onEnd = null, waitingCall = false } = {}) {
     readiness: () => c.readiness,
     context: c,
     /** Read-only views for tests and diagnostics (window.foyer). */
-    framesDecoded: () => c.mesh.framesDecoded(),
-    stats: () => c.mesh.stats(),
-    peerStates: () => c.mesh.peerStates(),
+    framesDecoded: () => c.media.framesDecoded(),
+    stats: () => c.media.stats(),
+    peerStates: () => c.media.peerStates(),
+    /** 'mesh' or 'sfu', and how many RTCPeerConnections are open. */
+    mediaPath: () => ({ mode: c.media.mode, connections: c.media.connectionCount(), sfu: c.media.sfuDetails() }),
     announced: () => announced(state),
     announcements: () => [...c.ui.announcements],
     sendProfile: () => c.ui.sendProfile ?? null,
@@ -152,7 +162,7 @@ function startMonitors(c) {
   c.timers.push(
     setInterval(() => {
       if (c.state.phase !== 'call') return;
-      const levels = c.mesh.audioLevels?.() ?? {};
+      const levels = c.media.audioLevels?.() ?? {};
       const mic = audioTrack(c.state);
       if (c.selfMeter?.track !== mic) {
         c.selfMeter?.meter.stop();
@@ -176,7 +186,7 @@ export { stopMonitors };
 
 async function checkQuality(c) {
   if (c.state.phase !== 'call') return;
-  const all = (await c.mesh.connectionStats?.()) ?? {};
+  const all = (await c.media.connectionStats?.()) ?? {};
   const people = c.state.participants;
   for (const [id, figures] of Object.entries(all)) {
     const p = people.find((x) => x.id === id);
@@ -186,7 +196,7 @@ async function checkQuality(c) {
   const weak = weakUplink(Object.values(all));
   const profile = sendProfile(Math.max(people.length, 1), weak, Boolean(c.state.screenTrack));
   c.ui.sendProfile = profile;
-  c.mesh.setSendQuality?.(profile);
+  c.media.setSendQuality?.(profile);
   if (weak !== c.ui.weakUplink) {
     c.ui.weakUplink = weak;
     refresh(c);

@@ -42,7 +42,7 @@ export function sendMedia(c) {
 /** After any change of tracks: the media source sends them, the others are told, the screen shows it. */
 export function tracksChanged(c) {
   const { state } = c;
-  c.mesh.setLocalTracks(state.stream, audioTrack(state), state.screenTrack ?? cameraTrack(state));
+  c.media.setLocalTracks(state.stream, audioTrack(state), state.screenTrack ?? cameraTrack(state));
   sendMedia(c);
   c.refresh();
   c.emit('media');

@@ -21,8 +21,10 @@ export function renderPeople(c) {
   const { state, t } = c;
   const list = document.getElementById('people-list');
   if (!list) return;
+  // Raised hands first (as the calls people know list them), otherwise in order of arrival.
+  const ordered = [...state.participants.filter((p) => p.hand), ...state.participants.filter((p) => !p.hand)];
   list.replaceChildren(
-    ...state.participants.map((p) => {
+    ...ordered.map((p) => {
       const self = p.id === state.selfId;
       const s = self ? null : (c.peerStates.get(p.id) ?? { state: 'connecting', attempt: 0 });
       const connection = s && s.state !== 'connected' ? el('small', { class: 'connection', id: `listed-state-${p.id}`, 'data-state': s.state }, peerStateText(c, s, p.name)) : null;

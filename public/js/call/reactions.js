@@ -4,20 +4,21 @@
 // lowered; a reaction floats over the sender's tile for a few seconds.
 // Wire messages: docs/signalling.md, "Hands and reactions".
 import { announce } from './announce.js';
+import { REACTIONS } from '../shared/call-extras.js';
 import { showReaction } from './tiles.js';
 
-/** The reactions offered, in order; the server accepts only these. */
-export const REACTIONS = ['👍', '👏', '❤️', '😂', '😮'];
+export { REACTIONS };
 
 /** Raises or lowers this page's hand. */
 export function setHand(c, raised) {
   c.ui.hand = raised;
-  c.state.signalling?.send({ type: 'hand', raised });
+  // While the page rejoins, the hand is sent with the welcome (connection.js).
+  if (c.state.phase === 'call') c.state.signalling?.send({ type: 'hand', raised });
   c.refresh();
 }
 
 export function sendReaction(c, emoji) {
-  if (!REACTIONS.includes(emoji)) return;
+  if (!REACTIONS.includes(emoji) || c.state.phase !== 'call') return;
   c.state.signalling?.send({ type: 'reaction', emoji });
 }
 

@@ -6,6 +6,8 @@
 // and the `waiting.client.joined` webhook.
 import { el } from '../lib/dom.js';
 import { Signalling } from '../lib/signalling.js';
+import { playTestTone, rememberedDevice } from './devices.js';
+import { icon } from './icons.js';
 import { audioTrack, cameraTrack } from './tracks.js';
 
 /** Round trips of the signalling socket: the median of `count` pings, in ms; null when it cannot be reached. */
@@ -82,16 +84,58 @@ export function readinessOf(c) {
 export async function checkNetwork(c) {
   c.readiness.rtt = undefined;
   c.emit('readiness');
-  const [rtt, relay] = await Promise.all([signallingRoundTrip(c.settings.wsPath), relayReachable(c.settings.iceServers)]);
+  const running = Promise.all([signallingRoundTrip(c.settings.wsPath), relayReachable(c.settings.iceServers)]);
+  c.readiness.running = running;
+  const [rtt, relay] = await running;
+  if (c.readiness.running !== running) return;
+  c.readiness.running = null;
   c.readiness.rtt = rtt;
   c.readiness.relay = relay;
   c.emit('readiness');
 }
 
+/**
+ * The result once the check has had its chance: the devices asked for and
+ * the network measured, or `timeoutMs` passed (what is known then). A
+ * waiting client's page sends this with `wait`, so the webhook and the
+ * console start from a finished check, not a half-run one.
+ */
+export async function settledReadiness(c, timeoutMs = 3000) {
+  const settled = () => !c.acquiring && c.readiness.rtt !== undefined;
+  if (!settled()) {
+    await new Promise((resolve) => {
+      const offs = [];
+      const done = () => {
+        clearTimeout(timer);
+        for (const off of offs) off();
+        resolve();
+      };
+      const timer = setTimeout(done, timeoutMs);
+      for (const event of ['media', 'problem', 'readiness']) offs.push(c.on(event, () => settled() && done()));
+    });
+  }
+  return readinessOf(c);
+}
+
+/** Calls `send(readiness)` whenever the check's result changes (a camera fixed while waiting), until the returned function is called. */
+export function followReadiness(c, send, initial = readinessOf(c)) {
+  let last = JSON.stringify(initial);
+  const offs = ['media', 'problem', 'readiness'].map((event) =>
+    c.on(event, () => {
+      if (c.acquiring || c.readiness.rtt === undefined) return;
+      const now = readinessOf(c);
+      if (JSON.stringify(now) === last) return;
+      last = JSON.stringify(now);
+      send(now);
+    }),
+  );
+  return () => offs.forEach((off) => off());
+}
+
 const MARK = { ok: '✓', off: '–', blocked: '✕', missing: '✕', failed: '✕', checking: '…', good: '✓', fair: '!', poor: '✕', unknown: '✕' };
 
-/** The check as a list, kept current while it is on the page. */
-export function checkList(c) {
+/** The check as a list, kept current while it is on the page; with `recheck`, a "Check again" button runs the network part again. */
+export function checkList(c, { recheck = false } = {}) {
   const { t, tf } = c;
   const list = el('ul', { class: 'check', id: 'readiness', 'aria-labelledby': 'readiness-title' });
   const row = (id, label, status, text) => el('li', { 'data-check': id, 'data-status': status }, el('span', { class: 'mark', 'aria-hidden': 'true' }, MARK[status] ?? ''), el('span', { class: 'what' }, label), ' ', el('span', { class: 'status' }, text));
@@ -118,5 +162,14 @@ export function checkList(c) {
     }),
   );
   render();
-  return el('section', { class: 'check-box', 'aria-labelledby': 'readiness-title' }, el('h2', { id: 'readiness-title' }, t('checkTitle')), list);
+  // Where the check stands alone (the waiting screen), it brings its own speaker test and a way to run the network part again.
+  const buttons = recheck
+    ? el(
+        'div',
+        { class: 'check-actions' },
+        el('button', { type: 'button', class: 'small', id: 'check-speaker', onclick: () => playTestTone(rememberedDevice('audiooutput')) }, icon('speaker'), ` ${t('testSpeaker')}`),
+        el('button', { type: 'button', class: 'small', id: 'check-again', onclick: () => c.readiness.rtt !== undefined && void checkNetwork(c) }, t('checkAgain')),
+      )
+    : null;
+  return el('section', { class: 'check-box', 'aria-labelledby': 'readiness-title' }, el('h2', { id: 'readiness-title' }, t('checkTitle')), list, buttons);
 }

@@ -115,7 +115,7 @@ export function relayout(c) {
     tile.node.classList.toggle('no-video', wanted === 'off');
     if (id !== 'self' && tile.wanted !== wanted) {
       tile.wanted = wanted;
-      c.mesh.setWanted?.(id, wanted);
+      c.media.setWanted?.(id, wanted);
     }
   });
   if (plan.layout === 'grid') {

@@ -41,7 +41,7 @@ export function ensureTile(c, id, { self = false } = {}) {
   c.tiles.set(id, tile);
   document.getElementById('tiles')?.append(node);
   if (!self) {
-    watchFirstFrame(video, () => c.mesh.framesDecodedFrom?.(id) ?? Promise.resolve(1), (at) => {
+    watchFirstFrame(video, () => c.media.framesDecodedFrom?.(id) ?? Promise.resolve(1), (at) => {
       c.state.firstRemoteFrameAt ??= at;
     });
   }

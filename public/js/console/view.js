@@ -1,6 +1,7 @@
 // @module public/js/console/view — a console's live parts from the
-// server's view: the line (name, since when, in order; accept and decline
-// on a board), the clients being served and by whom ("taken by Dr X"), the
+// server's view: the line (name, since when, in order, the device and
+// network check each client's page reported; accept and decline on a board,
+// remove on both), the clients being served and by whom ("taken by Dr X"), the
 // members, and the member's own switches.
 import { el } from '../lib/dom.js';
 
@@ -17,8 +18,9 @@ export function createConsoleView({ ct, clock, sinceText }) {
       const name = el('span', { class: 'name' });
       const since = el('small', { class: 'since' });
       const away = el('span', { class: 'badge off away', hidden: true }, ct('console.away'));
-      const parts = { name, since, away };
-      const node = el('li', { id: `entry-${entry.id}`, 'data-id': entry.id }, el('div', { class: 'who' }, name, away, since));
+      const readiness = el('span', { class: 'readiness', 'data-readiness': '' });
+      const parts = { name, since, away, readiness };
+      const node = el('li', { id: `entry-${entry.id}`, 'data-id': entry.id }, el('div', { class: 'who' }, name, away, since, readiness));
       if (kind === 'board') {
         parts.accept = el('button', { type: 'button', class: 'small primary accept', onclick: () => act('accept', entry.id) }, ct('console.accept'));
         const message = el('input', { type: 'text', maxlength: '500', id: `decline-message-${entry.id}`, name: 'message' });
@@ -34,15 +36,50 @@ export function createConsoleView({ ct, clock, sinceText }) {
           act('decline', entry.id, message.value.trim() || null);
         });
         parts.decline = el('details', { class: 'decline' }, el('summary', {}, ct('console.decline')), form);
-        node.append(el('div', { class: 'actions' }, parts.accept, parts.decline));
       }
+      // Any place can be removed, on a board or a queue: a flood, a test, a duplicate.
+      parts.remove = el('button', { type: 'button', class: 'small remove', onclick: () => act('remove', entry.id, row.label) }, ct('console.remove'));
+      node.append(el('div', { class: 'actions' }, ...[parts.accept, parts.decline, parts.remove].filter(Boolean)));
       row = { node, ...parts };
       rows.set(entry.id, row);
     }
     row.name.textContent = `${entry.position}. ${entry.name}`;
+    row.label = entry.name;
+    row.remove.setAttribute('aria-label', ct('console.removeLabel', { name: entry.name }));
     row.since.textContent = ct('console.since', { time: sinceText(entry.arrivedAt) });
     row.away.hidden = entry.connected;
+    drawReadiness(row.readiness, entry.readiness);
     return row;
+  }
+
+  /** "Camera ✓ Microphone ✓ Network good": each part a badge, its state in words for screen readers too. */
+  function drawReadiness(node, readiness) {
+    const key = JSON.stringify(readiness ?? null);
+    if (node.dataset.readiness === key) return;
+    node.dataset.readiness = key;
+    if (!readiness) {
+      node.replaceChildren(el('span', { class: 'badge off', 'data-check': 'none' }, ct('console.readinessUnknown')));
+      return;
+    }
+    const device = (what, status) =>
+      el(
+        'span',
+        { class: `badge ${status === 'ok' ? 'ok' : status === 'off' ? 'off' : 'bad'}`, 'data-check': what, 'data-status': status },
+        ct(`console.check.${what}`),
+        ' ',
+        el('span', { 'aria-hidden': 'true' }, status === 'ok' ? '✓' : status === 'off' ? '–' : '✕'),
+        el('span', { class: 'visually-hidden' }, ` ${ct(`console.check.${status}`)}`),
+      );
+    const network = readiness.network;
+    node.replaceChildren(
+      device('camera', readiness.camera),
+      device('microphone', readiness.microphone),
+      el(
+        'span',
+        { class: `badge ${network === 'good' ? 'ok' : network === 'fair' ? 'warn' : 'bad'}`, 'data-check': 'network', 'data-status': network },
+        ct('console.check.network', { level: ct(`console.check.network.${network}`) }),
+      ),
+    );
   }
 
   /** Draws `view`; `act(type, entryId, message)` sends what a button asks for. */

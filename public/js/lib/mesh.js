@@ -280,6 +280,20 @@ export class Mesh {
     this.onGone(id);
   }
 
+  /** The participant's media comes another way now (the SFU): their connection and state go, their tile stays. */
+  release(id) {
+    const peer = this.peers.get(id);
+    if (peer) this.close(peer);
+    this.health.get(id)?.stop();
+    this.health.delete(id);
+    this.remotes.delete(id);
+  }
+
+  /** Whether a connection to `id` is open (or being made). */
+  holds(id) {
+    return this.peers.has(id) || this.health.has(id);
+  }
+
   closeAll() {
     for (const id of new Set([...this.peers.keys(), ...this.health.keys()])) this.drop(id);
   }

@@ -38,7 +38,8 @@ export function createPageState({ texts = [], rootId = 'app', settingsId = 'foye
     state: {
       /** prejoin → joining → (knocking →) call, and back to joining on a reconnect; ends in ended, left or failed. */
       phase: 'prejoin',
-      name: (params.get('displayName') || readStored(NAME_KEY) || '').trim().slice(0, 64),
+      // The link's name first, then a signed-in member's own, then the one this browser remembers.
+      name: (params.get('displayName') || settings.memberName || readStored(NAME_KEY) || '').trim().slice(0, 64),
       audioOn: params.get('audio') !== 'off',
       videoOn: params.get('video') !== 'off',
       audioDevice: undefined,

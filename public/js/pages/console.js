@@ -49,6 +49,7 @@ window.foyer = {
 function act(type, entryId, message) {
   if (type === 'accept') socket.send({ type: 'accept', entryId });
   else if (type === 'decline') socket.send({ type: 'decline', entryId, message: message ?? null });
+  else if (type === 'remove' && window.confirm(ct('console.removeConfirm', { name: message }))) socket.send({ type: 'remove_client', entryId });
 }
 
 function showError(text) {
@@ -75,16 +76,29 @@ function onView(view) {
 
 const socket = new ConsoleSocket(settings, {
   onView,
-  onError: (error) => showError(error.code === 'nobody_waiting' ? ct('error.nobody_waiting') : ct('error.generic', { message: error.message })),
+  onError: (error) => {
+    // Said in the page's language by the close that follows (onFinal).
+    if (error.code === 'signed_out') return;
+    showError(error.code === 'nobody_waiting' ? ct('error.nobody_waiting') : ct('error.generic', { message: error.message }));
+  },
   onDrop: () => {
     box.dataset.state = 'reconnecting';
     $('console-connection').textContent = ct('console.reconnecting');
   },
   onFinal: (code, error) => {
     box.dataset.state = 'closed';
-    const reason = error?.message ?? (code === CloseCode.gone ? 'gone' : String(code));
-    $('console-connection').textContent = ct('console.closed', { reason });
     for (const id of ['status-active', 'status-auto', 'take-next']) if ($(id)) $(id).disabled = true;
+    const line = $('console-connection');
+    if (code === CloseCode.signedOut) {
+      // Signed out (here or elsewhere), the password set, or no longer a member: sign in again.
+      const link = document.createElement('a');
+      link.href = `/dashboard/sign-in?next=${encodeURIComponent(location.pathname)}`;
+      link.textContent = ct('console.signInAgain');
+      line.replaceChildren(ct('console.signedOut') + ' ', link);
+      return;
+    }
+    const reason = error?.message ?? (code === CloseCode.gone ? 'gone' : String(code));
+    line.textContent = ct('console.closed', { reason });
   },
 });
 

@@ -26,6 +26,8 @@ window.foyer = {
   framesDecoded: () => call.framesDecoded(),
   stats: () => call.stats(),
   peerStates: () => call.peerStates(),
+  mediaPath: () => call.mediaPath(),
+  sfuPairs: () => call.context.media.sfuPairs(),
   firstRemoteFrameAt: () => state.firstRemoteFrameAt,
   media: () => call.announced(),
   closes: () => [...state.closes],
@@ -35,6 +37,10 @@ window.foyer = {
   locked: () => state.locked,
   knocks: () => state.knocks.map((k) => k.name),
   hosts: () => state.participants.filter((p) => p.host).map((p) => p.name),
+  /** What the live region said (joins, leaves, hands, reactions, messages), oldest first. */
+  announcements: () => call.announcements(),
+  /** Names of those whose hand is raised. */
+  hands: () => state.participants.filter((p) => p.hand).map((p) => p.name),
 };
 
 window.addEventListener('pagehide', () => {
@@ -43,8 +49,16 @@ window.addEventListener('pagehide', () => {
 
 if (params.get('skipPrejoin') === 'true' && state.name) {
   void (async () => {
-    const problem = await call.acquire();
-    if (problem) console.warn('foyer:', problem);
+    if (page.settings.joinWithMedia) {
+      const problem = await call.acquire();
+      if (problem) console.warn('foyer:', problem);
+    } else {
+      // Anyone can write this link (another organization on this host too):
+      // without a click it never turns on a camera or microphone. Only the
+      // meeting's own stored parameters may (see joinWithMedia).
+      state.audioOn = false;
+      state.videoOn = false;
+    }
     await call.join();
   })();
 } else {

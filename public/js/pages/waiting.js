@@ -6,6 +6,7 @@
 // creates the page's state, its call and its place in line.
 import { embedCall } from '../call/embed.js';
 import { createCall } from '../call/index.js';
+import { checkNetwork, followReadiness, readinessOf, settledReadiness } from '../call/readiness.js';
 import { createPageState } from '../lib/page-state.js';
 import { CloseCode } from '../shared/close-codes.js';
 import { meetingTexts } from '../shared/strings/meeting.js';
@@ -47,12 +48,14 @@ const call = createCall(page, {
 });
 const screens = createScreens(page, call, wt);
 const bridge = embedCall(page, call, 'waiting', { slug: settings.waiting.slug });
-const line = createLine(page, { onView, onRefused, onDrop: () => screens.showDropped() });
+const line = createLine(page, { onView, onRefused, onDrop: () => screens.showDropped(), readiness: () => readinessOf(call.context) });
+let unfollow = null;
 
 // Test and diagnostics hook (read-only).
 window.foyer = {
   phase: () => state.phase,
   view: () => lastView,
+  readiness: () => readinessOf(call.context),
   participants: () => state.participants.map((p) => p.name),
   framesDecoded: () => call.framesDecoded(),
   stats: () => call.stats(),
@@ -64,6 +67,7 @@ window.foyer = {
 function end(kind, view) {
   if (over) return;
   over = true;
+  unfollow?.();
   clearTimeout(outcomeTimer);
   line.finish();
   if (callMeeting) {
@@ -88,7 +92,9 @@ async function backInLine(view) {
 function enterCall(view) {
   callMeeting = view.meetingId;
   settings.target = { meetingId: view.meetingId };
-  settings.title = view.servedByName ?? view.space.name;
+  // The call's page names the place and, beside the organization, the clinician.
+  settings.title = view.space.name;
+  settings.hostName = view.servedByName;
   void call.join();
 }
 
@@ -130,10 +136,12 @@ function onRefused(code, error) {
   over = true;
   call.stopMedia();
   if (code === CloseCode.notFound || code === CloseCode.gone) return screens.showEnd('notFound');
+  if (error?.code === 'too_many_waiting' || error?.code === 'line_full') return screens.showEnd('full');
   return screens.showEnd('closed', lastView ?? { space: { closingMessage: settings.waiting.closingMessage ?? null } });
 }
 
 function leave() {
+  unfollow?.();
   line.leave();
   over = true;
   call.stopMedia();
@@ -141,8 +149,20 @@ function leave() {
   screens.showEnd('left');
 }
 
-function beginWaiting() {
+/**
+ * In line, with the device and network check: its result (once it had its
+ * chance, a few seconds at most) goes with `wait`, and again whenever it
+ * changes while the client waits (not during the call, where the member
+ * sees and hears them anyway).
+ */
+async function beginWaiting() {
   screens.showWaiting(null, leave);
+  // The pre-join screen ran it already; a page that skipped it (a reload in line) runs it now.
+  if (call.context.readiness.rtt === undefined && !call.context.readiness.running) void checkNetwork(call.context);
+  const initial = await settledReadiness(call.context);
+  if (over) return;
+  unfollow?.();
+  unfollow = followReadiness(call.context, (readiness) => lastView?.state === 'waiting' && line.report(readiness), initial);
   line.open();
 }
 

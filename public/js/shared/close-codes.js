@@ -7,6 +7,7 @@ export const CloseCode = Object.freeze({
   goingAway: 1001,
   tooBig: 1009,
   badMessage: 4400,
+  signedOut: 4401,
   notJoinable: 4403,
   notFound: 4404,
   joinTimeout: 4408,

@@ -1,8 +1,9 @@
 // @module public/js/waiting/line — the client's place in a board's or
 // queue's line, over its own signalling socket (docs/signalling.md,
-// "Waiting lists"): `wait` with the token of the place this tab holds, the
-// views the server sends, and coming back after a dropped connection with
-// that token, so a reload or a new network keeps the place.
+// "Waiting lists"): `wait` with the token of the place this tab holds and
+// the device and network check, the views the server sends, the check
+// again when it changes (`readiness`), and coming back after a dropped
+// connection with that token, so a reload or a new network keeps the place.
 import { Signalling } from '../lib/signalling.js';
 import { readSession, writeSession } from '../lib/storage.js';
 import { RECONNECT_CODES } from '../shared/close-codes.js';
@@ -26,6 +27,8 @@ export function createLine(page, handlers) {
   let lastError = null;
   let done = false;
   let listening = false;
+  /** The server has this socket's client in line: it takes `readiness` from now on. */
+  let inLine = false;
 
   function connect() {
     retryTimer = null;
@@ -35,7 +38,10 @@ export function createLine(page, handlers) {
       onClose: (code) => socket === current && onClose(code),
     });
     socket = current;
-    current.opened.then(() => current.send({ type: 'wait', slug: settings.waiting.slug, name: state.name, token: readSession(tokenKey) })).catch(() => {});
+    inLine = false;
+    current.opened
+      .then(() => current.send({ type: 'wait', slug: settings.waiting.slug, name: state.name, token: readSession(tokenKey), readiness: handlers.readiness?.() ?? null }))
+      .catch(() => {});
   }
 
   function connectNow() {
@@ -45,7 +51,12 @@ export function createLine(page, handlers) {
 
   function onMessage(m) {
     if (m.type === 'waiting') {
-      if (m.token) writeSession(tokenKey, m.token);
+      inLine = true;
+      // The page is really here: only a place whose page answered keeps it through a lost connection.
+      if (m.token) {
+        writeSession(tokenKey, m.token);
+        socket?.send({ type: 'here' });
+      }
       retryDelay = RETRY_FIRST_MS;
       // A wait that is over is over: the next visit starts a new one.
       if (FINAL.has(m.view.state)) finish();
@@ -91,6 +102,10 @@ export function createLine(page, handlers) {
       window.addEventListener('online', () => {
         if (retryTimer) connectNow();
       });
+    },
+    /** The check changed: the members' consoles are told (a socket not yet in line sends it with its `wait`). */
+    report(readiness) {
+      if (inLine && socket) socket.send({ type: 'readiness', readiness });
     },
     /** Gives the place up for good. */
     leave() {

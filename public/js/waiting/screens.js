@@ -1,8 +1,11 @@
 // @module public/js/waiting/screens — what a waiting client sees: the
 // calm waiting screen (the place's name, their place in a queue's line, an
 // estimate only when the server has one, "nobody is available" when no
-// member is there, their own camera to fix while they wait) and the end
-// screens (served, left, declined, closed).
+// member is there, never also "someone will let you in shortly"; their own
+// camera to fix while they wait, and the device and network check the
+// members see) and the end screens (served, left, declined, closed), each
+// with a way on that fits it.
+import { checkList } from '../call/readiness.js';
 import { el } from '../lib/dom.js';
 
 /** The screens of the page `page`, whose `call` keeps the camera and microphone buttons current; `wt` its texts. */
@@ -18,6 +21,7 @@ export function createScreens(page, call, wt) {
     preview.srcObject = state.stream;
     const parts = {
       title: el('h1', { id: 'waiting-title' }, settings.title || ''),
+      context: settings.organization ? el('p', { class: 'context', id: 'waiting-context' }, settings.organization) : null,
       status: el('p', { class: 'status', id: 'waiting-status' }, wt('connecting')),
       estimate: el('p', { class: 'detail', id: 'waiting-estimate', hidden: true }),
       nobody: el('div', { class: 'nobody', id: 'nobody', role: 'status', hidden: true }),
@@ -29,6 +33,7 @@ export function createScreens(page, call, wt) {
       'section',
       { class: 'waiting', id: 'waiting', 'aria-live': 'polite' },
       embed ? null : parts.title,
+      embed ? null : parts.context,
       parts.status,
       parts.estimate,
       parts.nobody,
@@ -39,6 +44,7 @@ export function createScreens(page, call, wt) {
         el('button', { type: 'button', id: 'mic', class: 'control', onclick: call.toggleMic }),
         el('button', { type: 'button', id: 'cam', class: 'control', onclick: call.toggleCamera }),
       ),
+      checkList(call.context, { recheck: true }),
       el('button', { type: 'button', id: 'leave-line', class: 'danger', onclick: onLeave }, wt('leaveLine')),
       parts.notice,
     );
@@ -59,7 +65,8 @@ export function createScreens(page, call, wt) {
     } else if (view.space.kind === 'queue' && view.position) {
       screen.status.textContent = view.position === 1 ? `${wt('position', { n: 1 })} ${wt('positionFirst')}` : wt('position', { n: view.position });
     } else {
-      screen.status.textContent = `${wt('waitingBoard')} ${wt('waitingBoardDetail')}`;
+      // "Someone will let you in shortly" only while someone is there to do it; otherwise the box below says how things are.
+      screen.status.textContent = view.available ? `${wt('waitingBoard')} ${wt('waitingBoardDetail')}` : `${wt('waitingBoard')} ${wt('keepPage')}`;
     }
     screen.node.dataset.position = view.position ?? '';
     screen.estimate.hidden = view.estimateMinutes === null || view.estimateMinutes === undefined;
@@ -85,13 +92,22 @@ export function createScreens(page, call, wt) {
   function showEnd(kind, view) {
     state.phase = 'ended';
     screen = null;
-    const titles = { served: wt('servedTitle'), left: wt('leftTitle'), declined: wt('declinedTitle'), closed: wt('closedTitle'), notFound: wt('notFound') };
+    const titles = { served: wt('servedTitle'), left: wt('leftTitle'), declined: wt('declinedTitle'), closed: wt('closedTitle'), notFound: wt('notFound'), full: wt('fullTitle') };
     const body = [el('h1', {}, titles[kind] ?? titles.closed)];
-    if (kind === 'served') body.push(el('p', {}, wt('servedDetail')));
+    const place = view?.space?.name || settings.title;
+    if (kind === 'served') body.push(el('p', {}, view?.servedByName ? wt('servedWith', { name: view.servedByName }) : wt('servedDetail')));
     if (kind === 'declined' && view?.message) body.push(el('p', { class: 'message', id: 'declined-message' }, view.message));
+    if (kind === 'full') body.push(el('p', { id: 'full-message' }, wt('fullDetail')));
     if (kind === 'closed') body.push(el('p', { id: 'closing-message' }, view?.space?.closingMessage || wt('closedDefault')));
-    if (kind === 'left' || kind === 'served') {
+    if (kind === 'left') {
+      // Left by mistake: back in line is the way on.
       body.push(el('button', { type: 'button', class: 'primary', id: 'wait-again', onclick: () => location.reload() }, wt('waitAgain')));
+    } else if (kind === 'served' || kind === 'declined') {
+      // After a consultation nobody wants to queue again by reflex: it is done, and there is only a quiet way back.
+      body.push(el('p', { class: 'detail' }, wt('closePage')));
+      body.push(el('p', { class: 'detail' }, el('a', { href: location.pathname + (page.params.get('lang') ? `?lang=${encodeURIComponent(page.params.get('lang'))}` : ''), id: 'wait-again' }, place ? wt('needAgainAt', { name: place }) : wt('needAgain'))));
+    } else if (kind === 'closed') {
+      body.push(el('button', { type: 'button', class: 'primary', id: 'try-again', onclick: () => location.reload() }, wt('tryAgainLater')));
     }
     root.replaceChildren(el('section', { class: 'plain', id: 'finished', 'data-kind': kind }, ...body));
   }

@@ -73,6 +73,6 @@ export function registerSso(org: Command, out: () => Output): void {
             ? [`Single sign-on for ${found.slug}: ${sso.issuer} (client ${sso.clientId}), set ${sso.updatedAt.toISOString()}.`, `Redirect URI: ${redirectUri}`]
             : `${found.slug} has no single sign-on.`,
         );
-      }),
+      }, { makesLinks: true }),
     );
 }

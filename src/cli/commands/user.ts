@@ -80,7 +80,7 @@ export function registerUser(program: Command, out: () => Output): void {
         process.stderr.write('foyer: the mail server did not take the mail; the link above works, hand it over yourself.\n');
         process.exitCode = 1;
       }
-    });
+    }, { makesLinks: true });
 
   user
     .command('invite')

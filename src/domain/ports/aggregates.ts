@@ -16,6 +16,7 @@ import type { SsoStore } from './sso-store.ts';
 import type { ApiKeyStore, UsageStore } from './key-store.ts';
 import type { MeetingStore, RoomStore } from './meeting-store.ts';
 import type { OrganizationChangeStore, OrganizationStore } from './organization-store.ts';
+import type { ServiceSettingStore } from './service-setting-store.ts';
 import type { SpaceStore } from './space-store.ts';
 import type { WaitingStore } from './waiting-store.ts';
 import type { WebhookStore } from './webhook-store.ts';
@@ -54,5 +55,5 @@ export interface WebhookPorts extends WebhookStore, Transactional {}
 /** A meeting's host at work: the lock, knocks, removals (hosting.ts, meeting-control.ts). */
 export interface MeetingAdminPorts extends HostingStore, Transactional {}
 
-/** Every aggregate's port together: what `src/store/` implements. */
-export interface Store extends MeetingPorts, PlacePorts, WaitingListPorts, MemberPorts, KeyPorts, WebhookPorts, MeetingAdminPorts {}
+/** Every aggregate's port together, and the service's own settings: what `src/store/` implements. */
+export interface Store extends MeetingPorts, PlacePorts, WaitingListPorts, MemberPorts, KeyPorts, WebhookPorts, MeetingAdminPorts, ServiceSettingStore {}

@@ -63,6 +63,8 @@ export interface LiveStore {
   leave(connectionId: string, clock: LiveClock): Promise<PlaceRef | undefined>;
 
   setMedia(connectionId: string, media: MediaState): Promise<void>;
+  /** The participant is no longer shown as the host. */
+  dropHost(connectionId: string): Promise<void>;
 
   /** Participants of a place on live instances, oldest first. */
   listPresent(place: PlaceRef, staleBefore: Date): Promise<Participant[]>;

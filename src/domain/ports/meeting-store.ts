@@ -19,9 +19,24 @@ export interface MeetingStore {
   countOpenMeetings(at: Date): Promise<number>;
 }
 
+/** A slug an organization gave up, still reserved to it. */
+export interface ReleasedSlug {
+  slug: string;
+  organizationId: string;
+  kind: 'room' | 'board' | 'queue';
+  /** Where its place is now (renamed); null when the place was deleted. */
+  currentSlug: string | null;
+}
+
 export interface RoomStore {
-  /** Takes the room's slug in the shared namespace. */
+  /**
+   * Takes the room's slug in the shared namespace: a slug in use, or
+   * reserved to another organization, fails as taken (ConflictError); one
+   * reserved to the room's own organization is taken back.
+   */
   insertRoom(room: Room): Promise<void>;
+  /** The slug, when it was given up and is reserved at `at` (to whichever organization). */
+  findReleasedSlug(slug: string, at: Date): Promise<ReleasedSlug | undefined>;
   findRoom(organizationId: string, slug: string): Promise<Room | undefined>;
   /** The organization's rooms, newest first. */
   listRooms(organizationId: string, page: PageRequest): Promise<Room[]>;

@@ -27,6 +27,8 @@ export interface MemberStore {
 
   insertMemberSession(session: MemberSession): Promise<void>;
   findMemberSession(idHash: string): Promise<MemberSession | undefined>;
+  /** The sessions of these id hashes that still exist (in no particular order). */
+  findMemberSessions(idHashes: readonly string[]): Promise<MemberSession[]>;
   touchMemberSession(idHash: string, at: Date): Promise<void>;
   deleteMemberSession(idHash: string): Promise<void>;
   /** Ends every session of a user; returns how many there were. */
@@ -35,6 +37,8 @@ export interface MemberStore {
   recordSignInFailure(failure: { email: string; address: string; at: Date }): Promise<void>;
   /** Failed sign-ins for an email (any organization) or from an address since `since`. */
   countSignInFailures(by: { email: string } | { address: string }, since: Date): Promise<number>;
+  /** Failed sign-ins from an address (for one email, when given) since `since`: how many, and the latest. */
+  signInFailureStats(by: { address: string; email?: string }, since: Date): Promise<{ count: number; latest: Date | undefined }>;
   /** Forgets failures older than `before`. */
   pruneSignInFailures(before: Date): Promise<void>;
 

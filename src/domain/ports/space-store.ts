@@ -17,6 +17,8 @@ export interface SpacePatch {
   hasWaitingList?: boolean;
   /** Replaces the member list, in this order, with these states. */
   members?: MemberState[];
+  /** With a new `slug`: the old one stays reserved to the organization until then. */
+  oldSlugReservedUntil?: Date;
 }
 
 export interface SpaceStore {
@@ -32,8 +34,12 @@ export interface SpaceStore {
   findSpaceById(organizationId: string, id: string): Promise<Space | undefined>;
   /** Applies the patch atomically; returns the updated space, or undefined when not found. */
   updateSpace(organizationId: string, kind: SpaceKind, id: string, patch: SpacePatch, at: Date): Promise<Space | undefined>;
-  /** Returns the space as it was before deletion, or undefined. Frees its slug. */
-  deleteSpace(organizationId: string, kind: SpaceKind, id: string): Promise<Space | undefined>;
+  /**
+   * Returns the space as it was before deletion, or undefined. Its slug
+   * stays reserved to the organization until `slugReservedUntil` (freed at
+   * once without it).
+   */
+  deleteSpace(organizationId: string, kind: SpaceKind, id: string, slugReservedUntil?: { at: Date; until: Date }): Promise<Space | undefined>;
   /** The organization's boards or queues, newest first, with their members. */
   listSpaces(organizationId: string, kind: SpaceKind, page: PageRequest): Promise<Space[]>;
 }

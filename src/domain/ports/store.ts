@@ -19,7 +19,8 @@
 export type { PageCursor, PageRequest } from './page-request.ts';
 export type { OrganizationChangeStore, OrganizationStore } from './organization-store.ts';
 export type { ApiKeyStore, UsageStore } from './key-store.ts';
-export type { MeetingStore, RoomStore } from './meeting-store.ts';
+export type { MeetingStore, ReleasedSlug, RoomStore } from './meeting-store.ts';
+export type { ServiceSettingStore } from './service-setting-store.ts';
 export type { MemberState, SpacePatch, SpaceStore } from './space-store.ts';
 export type { Store } from './aggregates.ts';
 import type { Store } from './aggregates.ts';

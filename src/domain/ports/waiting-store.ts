@@ -34,6 +34,10 @@ export interface WaitingStore {
    */
   lockFirstWaiting(spaceId: string, connectedSince: Date): Promise<WaitingEntry | undefined>;
 
+  /** Active entries of a space (from one address, with `addressKey`): what the caps count. */
+  countActiveEntries(spaceId: string, addressKey?: string): Promise<number>;
+  /** Waiting entries whose page never answered, arrived before `arrivedBefore`. */
+  listUnansweredEntries(arrivedBefore: Date): Promise<WaitingEntry[]>;
   /** Entries in `states` with a reservation that lapsed before `at`. */
   listLapsedReservations(at: Date): Promise<WaitingEntry[]>;
   /** Active entries whose client connection dropped before `before` (the grace period passed). */

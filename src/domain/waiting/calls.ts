@@ -12,7 +12,7 @@ import { raise, transact, type DomainContext } from '../context.ts';
 import { endMeeting } from '../meetings.ts';
 import type { WaitingEntry } from './types.ts';
 
-export type CallEnding = 'hung_up' | 'client_left' | 'client_gone' | 'member_gone' | 'closed';
+export type CallEnding = 'hung_up' | 'client_left' | 'client_gone' | 'member_gone' | 'deleted';
 
 /** Which state an entry ends in, by why its call ended. */
 const FINAL: Record<CallEnding, 'served' | 'left' | 'waiting' | 'closed'> = {
@@ -20,7 +20,7 @@ const FINAL: Record<CallEnding, 'served' | 'left' | 'waiting' | 'closed'> = {
   client_left: 'left',
   client_gone: 'left',
   member_gone: 'waiting',
-  closed: 'closed',
+  deleted: 'closed',
 };
 
 /**
@@ -39,8 +39,8 @@ export async function endCall(ctx: DomainContext, entry: WaitingEntry, why: Call
     const changed = await tx.store.updateWaitingEntry(entry.id, { from: ['reserved', 'in_call'] }, change);
     if (!changed) return undefined;
     if (entry.servedBy) await tx.store.releaseMember(entry.spaceId, entry.servedBy, entry.id);
-    if (next !== 'waiting') {
-      raise(tx, { type: 'waiting.client.left', organizationId: changed.organizationId, spaceId: changed.spaceId, entryId: changed.id, outcome: why, at });
+    if (next !== 'waiting' && why !== 'member_gone') {
+      raise(tx, { type: 'waiting.client.left', organizationId: changed.organizationId, spaceId: changed.spaceId, entryId: changed.id, state: next, outcome: why, at });
     }
     raise(tx, { type: 'waiting.changed', organizationId: changed.organizationId, spaceId: changed.spaceId, at });
     return changed;

@@ -14,7 +14,7 @@ import { ACTIVE_STATES } from './types.ts';
 export async function closeLine(ctx: DomainContext, space: Space, why: 'deactivated' | 'deleted'): Promise<void> {
   for (const entry of await ctx.store.listWaitingEntries(space.id, why === 'deleted' ? ACTIVE_STATES : ['waiting'])) {
     if (entry.state === 'waiting') await removeFromLine(ctx, entry, 'closed', why);
-    else await endCall(ctx, entry, 'closed');
+    else await endCall(ctx, entry, 'deleted');
   }
 }
 

@@ -16,6 +16,7 @@ import type { Space, SpaceKind } from '../types.ts';
 import { removeFromLine } from './arrival.ts';
 import { acceptClient, DECLINE_MESSAGE_MAX, takeNext, type Assignment } from './serving.ts';
 import { lineOf, lineSnapshot } from './views.ts';
+import type { Readiness } from './types.ts';
 
 /** A client in line, as the API shows them. */
 export interface WaitingClient {
@@ -26,6 +27,8 @@ export interface WaitingClient {
   waitingSince: Date;
   /** Their waiting page is connected now (otherwise they are within the grace period). */
   connected: boolean;
+  /** The device and network check their page reported last; null when it has not. */
+  readiness: Readiness | null;
 }
 
 async function spaceOf(ctx: LiveContext, actor: Actor, kind: SpaceKind, spaceId: string): Promise<Space> {
@@ -40,7 +43,7 @@ export async function waitingClients(ctx: LiveContext, actor: Actor, kind: Space
   const space = await spaceOf(ctx, actor, kind, spaceId);
   const snapshot = await lineSnapshot(ctx, space.organizationId, space.id);
   if (!snapshot) throw new NotFoundError(kind);
-  return lineOf(snapshot).map((e, i) => ({ entryId: e.id, displayName: e.displayName, position: i + 1, waitingSince: e.arrivedAt, connected: e.connectionId !== null }));
+  return lineOf(snapshot).map((e, i) => ({ entryId: e.id, displayName: e.displayName, position: i + 1, waitingSince: e.arrivedAt, connected: e.connectionId !== null, readiness: e.readiness }));
 }
 
 /** `userId` as the member acting: they must be listed on the space. */
@@ -63,6 +66,16 @@ export async function takeNextFor(ctx: LiveContext, actor: Actor, queueId: strin
   authorize(actor, 'space.dispatch');
   const queue = await spaceOf(ctx, actor, 'queue', queueId);
   return takeNext(ctx, await spaceMember(ctx, actor, queue, userId), 'queue', queue.id);
+}
+
+/** Takes a client out of a board's or queue's line (outcome `removed`), as a member's Remove would; recorded as the organization's. */
+export async function removeFor(ctx: LiveContext, actor: Actor, kind: SpaceKind, spaceId: string, entryId: string): Promise<void> {
+  authorize(actor, 'space.dispatch');
+  const space = await spaceOf(ctx, actor, kind, spaceId);
+  const entry = await ctx.store.findWaitingEntry(entryId);
+  if (!entry || entry.spaceId !== space.id || !(await removeFromLine(ctx, entry, 'declined', 'removed'))) {
+    throw new NotFoundError('client', 'This client is no longer waiting.');
+  }
 }
 
 /** Turns a board's waiting client away, with an optional message shown to them. */

@@ -111,6 +111,19 @@ export async function declineClient(ctx: LiveContext, actor: Actor, spaceId: str
   }
 }
 
+/**
+ * A member takes a client out of the line, on a board or a queue: someone
+ * who is not a real client (a flood of places, a test, a duplicate). The
+ * client's page says they could not be admitted; outcome `removed`.
+ */
+export async function removeClient(ctx: LiveContext, actor: Actor, kind: SpaceKind, spaceId: string, entryId: string): Promise<void> {
+  const { space, member } = await servedSpace(ctx, actor, kind, spaceId);
+  const entry = await ctx.store.findWaitingEntry(entryId);
+  if (!entry || entry.spaceId !== space.id || !(await removeFromLine(ctx, entry, 'declined', 'removed', null, member.userId))) {
+    throw new NotFoundError('client', 'This client is no longer waiting.');
+  }
+}
+
 /** The member's own switches: active or not, auto-accepting or not. */
 export async function setMemberStatus(
   ctx: LiveContext,

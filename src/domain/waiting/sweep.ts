@@ -9,10 +9,11 @@
  *   grace period, hands the client back to the front of the line;
  * - a client away past the grace period leaves (a waiting client is
  *   removed, a call they were in ends);
+ * - a place whose page never answered within UNANSWERED_SECONDS ends;
  * - free auto-accepting members are given the next client.
  */
 import { liveClock, type LiveContext } from '../lifecycle.ts';
-import { removeFromLine } from './arrival.ts';
+import { removeFromLine, UNANSWERED_SECONDS } from './arrival.ts';
 import { endCall } from './calls.ts';
 import { reapConsoles } from './consoles.ts';
 import { dispatchAutoAccept, type Assignment } from './serving.ts';
@@ -26,6 +27,9 @@ export async function sweepWaiting(ctx: LiveContext): Promise<Assignment[]> {
   for (const entry of await ctx.store.listAbandonedEntries(graceStart)) {
     if (entry.state === 'waiting') await removeFromLine(ctx, entry, 'left', 'grace_expired');
     else await endCall(ctx, entry, 'client_gone');
+  }
+  for (const entry of await ctx.store.listUnansweredEntries(new Date(at.getTime() - UNANSWERED_SECONDS * 1000))) {
+    await removeFromLine(ctx, entry, 'left', 'unanswered');
   }
   const assignments: Assignment[] = [];
   for (const { spaceId, organizationId } of await ctx.store.listSpacesWithWaiting()) {

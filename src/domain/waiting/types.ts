@@ -16,6 +16,33 @@
 
 export type WaitingState = 'waiting' | 'reserved' | 'in_call' | 'served' | 'left' | 'declined' | 'closed';
 
+/** The states a wait ends in. */
+export type FinalWaitingState = 'served' | 'left' | 'declined' | 'closed';
+
+/**
+ * Why a wait ended, in a word, and the final state each leads to:
+ * `hung_up` (served: either side hung up, or the call was ended for
+ * everyone), `client_left` (left: the client's Leave, in line or in a
+ * call), `grace_expired` (left: away from the line past the grace period),
+ * `unanswered` (left: a place whose page never answered its view, ended when
+ * its socket closed or stayed silent), `removed` (declined: a member took
+ * the place out of the line),
+ * `client_gone` (left: away from their call or reservation past it),
+ * `declined` (declined: a board member turned them away), `deactivated`
+ * (closed: the board or queue was switched off while they waited),
+ * `deleted` (closed: it was deleted, in line or in a call).
+ */
+export type WaitingOutcome =
+  | 'hung_up'
+  | 'client_left'
+  | 'grace_expired'
+  | 'unanswered'
+  | 'client_gone'
+  | 'declined'
+  | 'removed'
+  | 'deactivated'
+  | 'deleted';
+
 /** States in which a client is still somebody's concern. */
 export const ACTIVE_STATES: readonly WaitingState[] = ['waiting', 'reserved', 'in_call'];
 
@@ -42,10 +69,41 @@ export interface WaitingEntry {
   acceptedAt: Date | null;
   callStartedAt: Date | null;
   endedAt: Date | null;
-  /** Why the entry ended, in a word (`hung_up`, `declined`, `grace_expired`, …). */
+  /** Why the entry ended, in a word (a WaitingOutcome; older rows may hold another word). */
   outcome: string | null;
   /** A board member's message to a declined client. */
   message: string | null;
+  /** The device and network check the client's page reported; null until it did. */
+  readiness: Readiness | null;
+  /** A keyed hash of the address the client arrived from, for the per-address cap (null: unknown). */
+  addressKey: string | null;
+  /** When the client's page first answered its view: only then does the entry get a grace period. */
+  answeredAt: Date | null;
+}
+
+/** A device's state in the check: working, switched off by the client, blocked (permission), missing, or failed otherwise. */
+export type DeviceReadiness = 'ok' | 'off' | 'blocked' | 'missing' | 'failed';
+/** The signalling round trip: good under 150 ms, fair under 400 ms, poor above, unknown when it could not be measured. */
+export type NetworkReadiness = 'good' | 'fair' | 'poor' | 'unknown';
+
+/** A waiting client's device and network check, as it travels to the console, the webhook and the REST line. */
+export interface Readiness {
+  camera: DeviceReadiness;
+  microphone: DeviceReadiness;
+  network: NetworkReadiness;
+}
+
+const DEVICE: readonly string[] = ['ok', 'off', 'blocked', 'missing', 'failed'];
+const NETWORK: readonly string[] = ['good', 'fair', 'poor', 'unknown'];
+
+/** A readiness from a page, or null when it is not one (anything else is dropped, never stored). */
+export function parseReadiness(value: unknown): Readiness | null {
+  if (!value || typeof value !== 'object' || Array.isArray(value)) return null;
+  const { camera, microphone, network } = value as Record<string, unknown>;
+  if (typeof camera !== 'string' || !DEVICE.includes(camera)) return null;
+  if (typeof microphone !== 'string' || !DEVICE.includes(microphone)) return null;
+  if (typeof network !== 'string' || !NETWORK.includes(network)) return null;
+  return { camera, microphone, network } as Readiness;
 }
 
 /** An open member console: who is online for a space. */

@@ -13,7 +13,7 @@
 import type { Actor } from '../actors.ts';
 import { liveClock, type LiveContext } from '../lifecycle.ts';
 import type { Space } from '../types.ts';
-import { ACTIVE_STATES, type WaitingEntry, type WaitingState } from './types.ts';
+import { ACTIVE_STATES, type Readiness, type WaitingEntry, type WaitingState } from './types.ts';
 
 const HISTORY_MS = 7 * 24 * 3_600_000;
 const MIN_HISTORY = 5;
@@ -106,7 +106,7 @@ export interface ConsoleView {
   me: { userId: string; isActive: boolean; isAutoAccepting: boolean; current: { entryId: string; meetingId: string | null; clientName: string; state: WaitingState } | null };
   members: Array<{ userId: string; fullName: string; isActive: boolean; isAutoAccepting: boolean; online: boolean; joinedCallAt: string | null }>;
   /** The line, then the clients being served. */
-  waiting: Array<{ id: string; name: string; arrivedAt: string; position: number; connected: boolean }>;
+  waiting: Array<{ id: string; name: string; arrivedAt: string; position: number; connected: boolean; readiness: Readiness | null }>;
   serving: Array<{ id: string; name: string; state: WaitingState; servedBy: string | null; servedByName: string | null; acceptedAt: string | null }>;
 }
 
@@ -131,7 +131,7 @@ export function consoleView(snapshot: LineSnapshot, userId: string): ConsoleView
       online: snapshot.online.has(m.userId),
       joinedCallAt: m.joinedCallAt?.toISOString() ?? null,
     })),
-    waiting: lineOf(snapshot).map((e, i) => ({ id: e.id, name: e.displayName, arrivedAt: e.arrivedAt.toISOString(), position: i + 1, connected: e.connectionId !== null })),
+    waiting: lineOf(snapshot).map((e, i) => ({ id: e.id, name: e.displayName, arrivedAt: e.arrivedAt.toISOString(), position: i + 1, connected: e.connectionId !== null, readiness: e.readiness })),
     serving: snapshot.entries
       .filter((e) => e.state !== 'waiting')
       .map((e) => ({ id: e.id, name: e.displayName, state: e.state, servedBy: e.servedBy, servedByName: e.servedBy ? (names.get(e.servedBy) ?? null) : null, acceptedAt: e.acceptedAt?.toISOString() ?? null })),

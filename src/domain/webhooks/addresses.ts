@@ -4,7 +4,8 @@
  * URLs must be https (http only when the operator allows private targets,
  * for receivers on the same machine), and an address a URL resolves to is
  * refused when it is loopback, link-local, private, shared (CGNAT),
- * multicast or unspecified. The sender checks every address it connects
+ * multicast or unspecified, or an IPv6 form that carries an IPv4 address
+ * (mapped, compatible, NAT64). The sender checks every address it connects
  * to, since a name can resolve differently at delivery time than at
  * creation.
  */
@@ -32,7 +33,11 @@ for (const [net, prefix] of [
   ['fc00::', 7],
   ['fe80::', 10],
   ['ff00::', 8],
+  // IPv4-compatible (deprecated, ::a.b.c.d): some stacks still reach the IPv4 host.
+  ['::', 96],
+  // NAT64 (well-known and local-use prefixes): a translator forwards to the embedded IPv4 address.
   ['64:ff9b::', 96],
+  ['64:ff9b:1::', 48],
 ] as const) {
   blocked.addSubnet(net, prefix, 'ipv6');
 }

@@ -28,8 +28,12 @@ export function webhookMessage(event: DomainEvent): WebhookMessage | undefined {
     case 'meeting.created':
     case 'meeting.started':
       return { type: event.type, orderingKey: `meeting:${event.meetingId}`, data: { meetingId: event.meetingId } };
-    case 'meeting.ended':
-      return { type: event.type, orderingKey: `meeting:${event.meetingId}`, data: { meetingId: event.meetingId, reason: event.reason } };
+    case 'meeting.ended': {
+      // The host's End names them; an idle close, a delete and the organization's own API call name nobody.
+      const data: Record<string, unknown> = { meetingId: event.meetingId, reason: event.reason };
+      if (event.byUserId !== undefined) data.byUserId = event.byUserId;
+      return { type: event.type, orderingKey: `meeting:${event.meetingId}`, data };
+    }
     case 'participant.joined':
     case 'participant.left': {
       const where = event.place.kind === 'meeting' ? { meetingId: event.place.id } : { sessionId: event.place.id };
@@ -38,6 +42,20 @@ export function webhookMessage(event: DomainEvent): WebhookMessage | undefined {
       return { type: event.type, orderingKey: `${event.place.kind}:${event.place.id}`, data };
     }
     case 'participant.removed':
+      return {
+        type: event.type,
+        orderingKey: `meeting:${event.meetingId}`,
+        data: { meetingId: event.meetingId, participantId: event.participantId, byUserId: event.byUserId },
+      };
+    case 'participant.admitted':
+    case 'participant.turned_away':
+      // A knock has no other name the API could give: its display name says who it was.
+      return {
+        type: event.type,
+        orderingKey: `meeting:${event.meetingId}`,
+        data: { meetingId: event.meetingId, knockId: event.knockId, displayName: event.displayName, byUserId: event.byUserId },
+      };
+    case 'participant.mute_requested':
       return {
         type: event.type,
         orderingKey: `meeting:${event.meetingId}`,
@@ -53,7 +71,7 @@ export function webhookMessage(event: DomainEvent): WebhookMessage | undefined {
     case 'room.session.ended':
       return { type: event.type, orderingKey: `session:${event.sessionId}`, data: { sessionId: event.sessionId } };
     case 'waiting.client.joined':
-      return { type: event.type, orderingKey: `space:${event.spaceId}`, data: { spaceId: event.spaceId, entryId: event.entryId, displayName: event.displayName } };
+      return { type: event.type, orderingKey: `space:${event.spaceId}`, data: { spaceId: event.spaceId, entryId: event.entryId, displayName: event.displayName, readiness: event.readiness } };
     case 'waiting.client.accepted':
       return {
         type: event.type,
@@ -61,7 +79,7 @@ export function webhookMessage(event: DomainEvent): WebhookMessage | undefined {
         data: { spaceId: event.spaceId, entryId: event.entryId, userId: event.userId, meetingId: event.meetingId },
       };
     case 'waiting.client.left':
-      return { type: event.type, orderingKey: `space:${event.spaceId}`, data: { spaceId: event.spaceId, entryId: event.entryId, outcome: event.outcome } };
+      return { type: event.type, orderingKey: `space:${event.spaceId}`, data: { spaceId: event.spaceId, entryId: event.entryId, state: event.state, outcome: event.outcome } };
     case 'member.status.changed':
       return {
         type: event.type,

@@ -12,6 +12,7 @@
 import { STATUS_CODES } from 'node:http';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { DomainError } from '../../domain/errors.ts';
+import { failureOf, isClientGone } from '../../logger.ts';
 import { PROBLEMS, PROBLEM_CONTENT_TYPE, problem, type FieldProblem, type Problem, type ProblemKind } from '../problems.ts';
 
 /** Maps a domain field name (camelCase) to the version's wire name. */
@@ -152,22 +153,11 @@ export function sendProblem(reply: FastifyReply, body: Problem): FastifyReply {
   return reply.code(body.status).type(PROBLEM_CONTENT_TYPE).send(JSON.stringify(body));
 }
 
-/**
- * What a failure leaves in the log: its class and code, never its message
- * or stack, which may hold SQL text or request values.
- */
-function describeForLog(error: unknown): { name: string; code?: string } {
-  if (error instanceof Error) {
-    const code = (error as { code?: unknown }).code;
-    return typeof code === 'string' ? { name: error.name, code } : { name: error.name };
-  }
-  return { name: typeof error };
-}
-
 export function installErrorHandler(app: FastifyInstance, options: ErrorHandlerOptions = { renameField: sameName }): void {
   app.setErrorHandler((error: unknown, request: FastifyRequest, reply: FastifyReply) => {
     const { body, internal } = toProblem(error, options);
-    if (internal) request.log.error({ failure: describeForLog(error) }, 'request failed');
+    if (internal && isClientGone(error)) request.log.info({ failure: failureOf(error) }, 'client went away during the request');
+    else if (internal) request.log.error({ failure: failureOf(error) }, 'request failed');
     if (body.status === 401) reply.header('www-authenticate', 'API-Key realm="Foyer"');
     return sendProblem(reply, body);
   });

@@ -12,6 +12,7 @@
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { Config } from '../../config.ts';
+import { finishDocument } from '../openapi-document.ts';
 import type { AnyFastify } from '../wire.ts';
 
 const DESCRIPTION = [
@@ -27,7 +28,13 @@ export async function installOpenApi(app: AnyFastify, config: Pick<Config, 'apiP
     hideUntagged: true,
     openapi: {
       openapi: '3.1.0',
-      info: { title: 'Foyer API', version: '3', description: DESCRIPTION },
+      info: {
+        title: 'Foyer API',
+        version: '3',
+        description: DESCRIPTION,
+        // Whoever runs this Foyer answers for it: the instance's own address, not the project's.
+        contact: { name: 'The operator of this Foyer', url: config.publicUrl },
+      },
       servers: [{ url: config.publicUrl, description: 'Paths include the API prefix.' }],
       tags: [
         { name: 'v3', description: 'Current version.' },
@@ -52,9 +59,42 @@ export async function installOpenApi(app: AnyFastify, config: Pick<Config, 'apiP
       },
       security: [{ ApiKey: [], ApiSecret: [] }],
     },
+    transformObject: (documentObject) => finishDocument((documentObject as { openapiObject: Record<string, any> }).openapiObject),
   });
 
-  await app.register(swaggerUi, { routePrefix: `${config.apiPrefix}/docs` });
+  // In a scope of its own, so that these headers reach every response of the reference (its static files too) and nothing else.
+  await app.register(async (docs) => {
+    docs.addHook('onSend', async (_request, reply, payload) => {
+      // Nobody may frame it (clickjacking), guess its types, or learn where it was read from.
+      reply.header('x-frame-options', 'DENY');
+      reply.header('x-content-type-options', 'nosniff');
+      reply.header('referrer-policy', 'no-referrer');
+      return payload;
+    });
+    await docs.register(swaggerUi, {
+      routePrefix: `${config.apiPrefix}/docs`,
+      // Its own scripts and styles, by hash for the inline ones (the plugin computes them); nothing from elsewhere.
+      staticCSP: true,
+      transformStaticCSP: strictDocsCsp,
+      uiConfig: { validatorUrl: null },
+    });
+  });
 
   app.get(`${config.apiPrefix}/openapi.json`, { schema: { hide: true } }, async () => app.swagger());
+}
+
+/**
+ * The reference's CSP, from the plugin's (which hashes its inline script
+ * and style): never framed (`frame-ancestors 'none'`), no fonts, styles or
+ * images from other sites (the plugin allows any https: one, and the
+ * online validator), no forms, and no forced upgrade to https, which
+ * would break the page on a plain-http Foyer.
+ */
+export function strictDocsCsp(header: string): string {
+  const directives = header
+    .split(';')
+    .map((d) => d.trim())
+    .filter((d) => d && !d.startsWith('upgrade-insecure-requests') && !d.startsWith('frame-ancestors'))
+    .map((d) => d.replace(/ https:/g, '').replace(/ validator\.swagger\.io/g, ''));
+  return [...directives, "frame-ancestors 'none'", "form-action 'none'"].join('; ');
 }

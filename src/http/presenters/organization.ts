@@ -5,18 +5,23 @@
  */
 import { Type, type Static } from '@fastify/type-provider-typebox';
 import type { Organization, User } from '../../domain/types.ts';
+import { named } from '../openapi-document.ts';
+import { responseId } from '../route-schemas.ts';
 
-export const UserSchema = Type.Object({
-  id: Type.String({ description: 'UUID v4 of the user.' }),
+export const UserSchema = named('User', Type.Object({
+  id: responseId('UUID v4 of the user.'),
   fullName: Type.String(),
   email: Type.String(),
   organizationRole: Type.Union([Type.Literal('USER'), Type.Literal('ADMIN')]),
-});
+}));
 
-export const OrganizationSchema = Type.Object({
-  name: Type.String(),
-  users: Type.Array(UserSchema, { description: 'All users of the organization; may be empty.' }),
-});
+export const OrganizationSchema = named(
+  'Organization',
+  Type.Object({
+    name: Type.String(),
+    users: Type.Array(UserSchema, { description: 'All users of the organization; may be empty.' }),
+  }),
+);
 
 export type OrganizationBody = Static<typeof OrganizationSchema>;
 

@@ -7,13 +7,14 @@
 import { Type, type Static } from '@fastify/type-provider-typebox';
 import { slugUrl } from '../../domain/links.ts';
 import type { Organization, Room } from '../../domain/types.ts';
+import { named } from '../openapi-document.ts';
 
 const title = Type.Optional(Type.String({ description: 'Omitted when the room has no title.' }));
 const slug = Type.String({ description: 'Last path segment of the room URL.' });
 const redirectUrl = Type.String({ description: '{redirect_host}/<slug>' });
 
-export const RoomV1Schema = Type.Object({ title, slug, redirect_url: redirectUrl });
-export const RoomV2Schema = Type.Object({ title, slug, organizationSlug: Type.String(), redirectUrl });
+export const RoomV1Schema = named('RoomV1', Type.Object({ title, slug, redirect_url: redirectUrl }));
+export const RoomV2Schema = named('RoomV2', Type.Object({ title, slug, organizationSlug: Type.String(), redirectUrl }));
 
 export function presentRoomV1(publicUrl: string, room: Room): Static<typeof RoomV1Schema> {
   const redirect = slugUrl(publicUrl, room);

@@ -7,38 +7,43 @@
 import { Type, type Static } from '@fastify/type-provider-typebox';
 import { slugUrl } from '../../domain/links.ts';
 import type { Member, Space } from '../../domain/types.ts';
+import { named } from '../openapi-document.ts';
+import { responseId } from '../route-schemas.ts';
 
-export const MemberSchema = Type.Object({
-  userId: Type.String({ description: 'UUID v4 of the member (a user of the organization).' }),
+export const MemberSchema = named('Member', Type.Object({
+  userId: responseId('UUID v4 of the member (a user of the organization).'),
   fullName: Type.String(),
   isActive: Type.Boolean(),
   isAutoAccepting: Type.Boolean({ description: 'True when the member accepts clients into a call automatically.' }),
   joinedCallAt: Type.Union([Type.String({ format: 'date-time' }), Type.Null()], {
     description: 'When the member joined a call; null when not in a call.',
   }),
-});
+}));
 
 const common = {
-  id: Type.String({ description: 'UUID v4 generated at creation.' }),
+  id: responseId('UUID v4 generated at creation.'),
   name: Type.String(),
   slug: Type.String(),
   isActive: Type.Boolean(),
-  organizationId: Type.String({ description: 'UUID v4 of the owning organization.' }),
+  organizationId: responseId('UUID v4 of the owning organization.'),
   closingMessage: Type.String({ description: 'Empty string when none was set.' }),
 };
 const members = Type.Array(MemberSchema);
 const redirectUrl = Type.String({ description: '{redirect_host}/<slug>' });
 
-export const BoardSchema = Type.Object({
-  ...common,
-  hasWaitingList: Type.Boolean({ description: 'When true a member admits each joining client; when false clients connect at once.' }),
-  members,
-  redirectUrl,
-});
+export const BoardSchema = named(
+  'Board',
+  Type.Object({
+    ...common,
+    hasWaitingList: Type.Boolean({ description: 'When true a member admits each joining client; when false clients connect at once.' }),
+    members,
+    redirectUrl,
+  }),
+);
 
-export const QueueSchema = Type.Object({ ...common, members, redirectUrl });
+export const QueueSchema = named('Queue', Type.Object({ ...common, members, redirectUrl }));
 
-export const CreatedSpaceSchema = Type.Object({ id: common.id, redirectUrl });
+export const CreatedSpaceSchema = named('CreatedSpace', Type.Object({ id: common.id, redirectUrl }));
 
 function presentMember(member: Member): Static<typeof MemberSchema> {
   return {

@@ -6,35 +6,37 @@
  */
 import { Type, type Static } from '@fastify/type-provider-typebox';
 import { WEBHOOK_EVENT_TYPES, type WebhookDelivery, type WebhookEndpoint } from '../../domain/webhooks/types.ts';
+import { named } from '../openapi-document.ts';
+import { responseId } from '../route-schemas.ts';
 
 const eventTypes = Type.Array(Type.String({ enum: [...WEBHOOK_EVENT_TYPES] }), {
   description: `Event types the endpoint receives: ${WEBHOOK_EVENT_TYPES.join(', ')}.`,
 });
 
-export const WebhookSchema = Type.Object({
-  id: Type.String({ description: 'UUID v4 generated at creation.' }),
+export const WebhookSchema = named('Webhook', Type.Object({
+  id: responseId('UUID v4 generated at creation.'),
   url: Type.String(),
   events: eventTypes,
   description: Type.String(),
   enabled: Type.Boolean(),
   disabledReason: Type.Union([Type.String(), Type.Null()], { description: 'Why the endpoint is disabled (by hand, or after failing for long); null while enabled.' }),
   createdAt: Type.String({ format: 'date-time' }),
-});
+}));
 
-export const IssuedWebhookSchema = Type.Object({
+export const IssuedWebhookSchema = named('IssuedWebhook', Type.Object({
   id: WebhookSchema.properties.id,
   url: WebhookSchema.properties.url,
   events: eventTypes,
   enabled: Type.Boolean(),
   secret: Type.String({ description: 'Signing secret, `whsec_` + base64, in the Standard Webhooks form. Shown only in this answer.' }),
-});
+}));
 
-export const WebhookListSchema = Type.Object({ webhooks: Type.Array(WebhookSchema) });
+export const WebhookListSchema = named('WebhookList', Type.Object({ webhooks: Type.Array(WebhookSchema) }));
 
-export const DeliverySchema = Type.Object({
-  id: Type.String(),
+export const DeliverySchema = named('Delivery', Type.Object({
+  id: responseId(),
   eventId: Type.String({ description: 'The `webhook-id` header: the same on every attempt; use it to drop duplicates.' }),
-  eventType: Type.String(),
+  eventType: Type.String({ enum: [...WEBHOOK_EVENT_TYPES] }),
   status: Type.Union([Type.Literal('pending'), Type.Literal('delivered'), Type.Literal('failed')]),
   attempts: Type.Integer(),
   nextAttemptAt: Type.Union([Type.String({ format: 'date-time' }), Type.Null()], { description: 'When a pending delivery is tried next.' }),
@@ -43,9 +45,9 @@ export const DeliverySchema = Type.Object({
   lastLatencyMs: Type.Union([Type.Integer(), Type.Null()]),
   createdAt: Type.String({ format: 'date-time' }),
   deliveredAt: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
-});
+}));
 
-export const DeliveryListSchema = Type.Object({ deliveries: Type.Array(DeliverySchema) });
+export const DeliveryListSchema = named('DeliveryList', Type.Object({ deliveries: Type.Array(DeliverySchema) }));
 
 export function presentWebhook(e: WebhookEndpoint): Static<typeof WebhookSchema> {
   return {

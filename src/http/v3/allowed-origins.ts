@@ -8,6 +8,7 @@ import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typ
 import type { DomainContext } from '../../domain/context.ts';
 import { MAX_ALLOWED_ORIGINS, getAllowedOrigins, setAllowedOrigins } from '../../domain/allowed-origins.ts';
 import { actorOf } from '../plugins/auth.ts';
+import { named } from '../openapi-document.ts';
 import { BODY_ERRORS, problemResponses } from '../route-schemas.ts';
 
 type V3Instance = Parameters<FastifyPluginAsyncTypebox>[0];
@@ -17,9 +18,12 @@ const tags = [EMBEDDING_TAG];
 const EXTENSION =
   "Extension beyond the spec. Each origin is exact: https://host[:port], or http:// on localhost, 127.0.0.1 or [::1]; no wildcards, no paths. They become the pages' CSP frame-ancestors (with 'self'), and the only parents the embedded pages post events to and take commands from. An empty list posts no events and leaves framing to the operator's FRAME_ANCESTORS.";
 
-const AllowedOriginsSchema = Type.Object({
-  origins: Type.Array(Type.String({ description: 'An origin, normalized: lower case, without a default port.' })),
-});
+const AllowedOriginsSchema = named(
+  'AllowedOrigins',
+  Type.Object({
+    origins: Type.Array(Type.String({ description: 'An origin, normalized: lower case, without a default port.' })),
+  }),
+);
 const SetAllowedOriginsBody = Type.Object({
   origins: Type.Array(Type.String({ maxLength: 200 }), { maxItems: MAX_ALLOWED_ORIGINS, description: 'The whole new list; [] removes every origin.' }),
 });

@@ -12,6 +12,7 @@ import type { Space, SpaceKind } from '../../domain/types.ts';
 import { actorOf } from '../plugins/auth.ts';
 import { BoardSchema, CreatedSpaceSchema, QueueSchema, presentBoard, presentCreatedSpace, presentQueue } from '../presenters/space.ts';
 import { spaceId } from '../path-values.ts';
+import { documented } from '../openapi-document.ts';
 import { BODY_ERRORS, SpaceIdParams, problemResponses } from '../route-schemas.ts';
 import { locationOf } from '../wire.ts';
 
@@ -25,7 +26,7 @@ const slug = Type.String({
   description: 'Lowercase letters, digits and single hyphens, 3 to 64 characters; one namespace with rooms, boards and queues.',
 });
 const closingMessage = Type.String({ maxLength: CLOSING_MESSAGE_MAX });
-const membersIds = Type.Array(Type.String(), {
+const membersIds = Type.Array(documented(Type.String(), { format: 'uuid' }), {
   maxItems: MEMBERS_MAX,
   description: 'Replaces the member set: user ids of the organization, each at most once.',
 });
@@ -95,6 +96,7 @@ export function registerSpaceRoutes(app: V3Instance, ctx: DomainContext): void {
           tags,
           operationId: `v3Create${k.label}`,
           summary: `Create a ${k.kind}; answers its id and redirect URL`,
+          description: `Creates a ${k.kind} of the caller’s organization with no members yet (add them with an update). The slug shares one namespace with rooms, across organizations: 409 when taken.`,
           body: k.createBody,
           response: { 201: CreatedSpaceSchema, ...problemResponses(...BODY_ERRORS, 409) },
         },
@@ -119,6 +121,7 @@ export function registerSpaceRoutes(app: V3Instance, ctx: DomainContext): void {
           tags,
           operationId: `v3Get${k.label}`,
           summary: `Read a ${k.kind}`,
+          description: `One ${k.kind} of the caller’s organization, with its members and their status; another organization’s answers 404.`,
           params: SpaceIdParams,
           response: { 200: k.schema, ...problemResponses(404) },
         },
@@ -136,6 +139,7 @@ export function registerSpaceRoutes(app: V3Instance, ctx: DomainContext): void {
           tags,
           operationId: `v3Update${k.label}`,
           summary: `Update a ${k.kind}; answers the updated ${k.kind}`,
+          description: `Changes the fields given (all optional); membersIds replaces the member set, in the given order. Nothing changes when any field is invalid.`,
           params: SpaceIdParams,
           body: k.updateBody,
           response: { 200: k.schema, ...problemResponses(...BODY_ERRORS, 404, 409) },
@@ -162,6 +166,7 @@ export function registerSpaceRoutes(app: V3Instance, ctx: DomainContext): void {
           tags,
           operationId: `v3Delete${k.label}`,
           summary: `Delete a ${k.kind}; answers the deleted ${k.kind}`,
+          description: `Deletes the ${k.kind}: every wait and call in it ends, its slug is freed; afterwards 404.`,
           params: SpaceIdParams,
           response: { 200: k.schema, ...problemResponses(404) },
         },

@@ -11,22 +11,26 @@ import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typ
 import type { LiveContext } from '../../domain/lifecycle.ts';
 import { issueMemberPass } from '../../domain/member-pass.ts';
 import { ConflictError } from '../../domain/errors.ts';
-import { acceptFor, declineFor, takeNextFor, waitingClients } from '../../domain/waiting/dispatch.ts';
+import { acceptFor, declineFor, removeFor, takeNextFor, waitingClients } from '../../domain/waiting/dispatch.ts';
 import { DECLINE_MESSAGE_MAX, type Assignment } from '../../domain/waiting/serving.ts';
 import type { SpaceKind } from '../../domain/types.ts';
 import { actorOf } from '../plugins/auth.ts';
 import { presentTakenClient, presentWaitingClient, TakenClientSchema, WaitingListSchema } from '../presenters/waiting.ts';
 import { spaceId } from '../path-values.ts';
-import { BODY_ERRORS, SpaceIdParams, problemResponses } from '../route-schemas.ts';
+import { documented, named } from '../openapi-document.ts';
+import { BODY_ERRORS, SpaceIdParams, problemResponses, requestId, responseId } from '../route-schemas.ts';
 
 type V3Instance = Parameters<FastifyPluginAsyncTypebox>[0];
 
 const tags = ['v3'];
 const EXTENSION = 'Foyer extension of the spec.';
-const EntryParams = Type.Object({ id: SpaceIdParams.properties.id, entryId: Type.String({ maxLength: 64, description: 'A waiting entry id from the line.' }) });
-const ForMemberBody = Type.Object({ userId: Type.String({ maxLength: 64, description: 'A member of the board or queue (its membersIds), who serves the client.' }) });
+const EntryParams = Type.Object({ id: SpaceIdParams.properties.id, entryId: requestId('A waiting entry id from the line.') });
+const ForMemberBody = Type.Object({
+  userId: documented(Type.String({ maxLength: 64, description: 'A member of the board or queue (its membersIds), who serves the client.' }), { format: 'uuid' }),
+});
 const DeclineBody = Type.Object({ message: Type.Optional(Type.String({ maxLength: DECLINE_MESSAGE_MAX, description: 'Shown to the client on their waiting page.' })) });
-const DeclinedSchema = Type.Object({ entryId: Type.String(), outcome: Type.Literal('declined') });
+const DeclinedSchema = named('DeclinedClient', Type.Object({ entryId: responseId(), outcome: Type.Literal('declined') }));
+const RemovedSchema = named('RemovedClient', Type.Object({ entryId: responseId(), outcome: Type.Literal('removed') }));
 
 /** The member's link to the call: the meeting's address with their pass, and their name for the pre-join screen. */
 async function memberLink(live: LiveContext, organizationId: string, assignment: Assignment): Promise<string> {
@@ -39,6 +43,24 @@ async function memberLink(live: LiveContext, organizationId: string, assignment:
 
 export function registerWaitingRoutes(app: V3Instance, live: LiveContext): void {
   for (const kind of ['board', 'queue'] as SpaceKind[]) {
+    app.delete(
+      `/rooms/${kind}/:id/waiting/:entryId`,
+      {
+        schema: {
+          tags,
+          operationId: kind === 'board' ? 'v3RemoveBoardClient' : 'v3RemoveQueueClient',
+          summary: `Take a client out of the ${kind}’s line`,
+          description: `${EXTENSION} As a member’s Remove in their console: for places that are no real client (a flood, a duplicate). The client’s page says they could not be admitted; webhook waiting.client.left (outcome removed). 404 when the client is no longer waiting.`,
+          params: EntryParams,
+          response: { 200: RemovedSchema, ...problemResponses(404) },
+        },
+      },
+      async (request) => {
+        await removeFor(live, actorOf(request), kind, spaceId(kind, request.params.id), request.params.entryId);
+        return { entryId: request.params.entryId, outcome: 'removed' as const };
+      },
+    );
+
     app.get(
       `/rooms/${kind}/:id/waiting`,
       {

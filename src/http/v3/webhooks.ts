@@ -23,6 +23,7 @@ import {
   updateWebhookEndpoint,
 } from '../../domain/webhooks/endpoints.ts';
 import { WEBHOOK_URL_MAX } from '../../domain/webhooks/addresses.ts';
+import { WEBHOOK_EVENT_TYPES } from '../../domain/webhooks/types.ts';
 import { actorOf } from '../plugins/auth.ts';
 import {
   DeliveryListSchema,
@@ -34,7 +35,8 @@ import {
   presentIssuedWebhook,
   presentWebhook,
 } from '../presenters/webhook.ts';
-import { BODY_ERRORS, problemResponses } from '../route-schemas.ts';
+import { documented } from '../openapi-document.ts';
+import { BODY_ERRORS, problemResponses, requestId } from '../route-schemas.ts';
 import { locationOf } from '../wire.ts';
 
 type V3Instance = Parameters<FastifyPluginAsyncTypebox>[0];
@@ -44,7 +46,11 @@ const tags = [WEBHOOKS_TAG];
 const EXTENSION = 'Extension beyond the spec (which describes no events).';
 
 const url = Type.String({ maxLength: WEBHOOK_URL_MAX, description: 'https URL of the receiver (http and private addresses only when the operator allows them).' });
-const events = Type.Array(Type.String(), { maxItems: 50, description: 'Event types to receive (see the catalogue in the README).' });
+// Unknown types are refused by the domain, which names the known ones.
+const events = Type.Array(documented(Type.String(), { enum: [...WEBHOOK_EVENT_TYPES] }), {
+  maxItems: 50,
+  description: 'Event types to receive (see the catalogue in the README).',
+});
 const description = Type.String({ maxLength: WEBHOOK_DESCRIPTION_MAX });
 
 const CreateWebhookBody = Type.Object({ url, events, description: Type.Optional(description) });
@@ -59,8 +65,8 @@ const RotateBody = Type.Object({
     Type.Integer({ minimum: 0, maximum: ROTATION_OVERLAP_MAX_HOURS, description: `How long the current secret keeps signing beside the new one; default ${DEFAULT_ROTATION_OVERLAP_HOURS}.` }),
   ),
 });
-const WebhookIdParams = Type.Object({ id: Type.String({ description: 'Webhook endpoint id (UUID v4).' }) });
-const DeliveryParams = Type.Object({ id: WebhookIdParams.properties.id, deliveryId: Type.String({ description: 'Delivery id (UUID v4).' }) });
+const WebhookIdParams = Type.Object({ id: requestId('Webhook endpoint id (UUID v4).') });
+const DeliveryParams = Type.Object({ id: WebhookIdParams.properties.id, deliveryId: requestId('Delivery id (UUID v4).') });
 
 function webhookId(id: string): string {
   if (!isUuidV4(id)) throw new NotFoundError('webhook endpoint');

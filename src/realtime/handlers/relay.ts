@@ -1,15 +1,29 @@
 /**
  * @module realtime/handlers/relay
  * `offer`, `answer`, `ice`: passed to the named participant of the same
- * place, on whatever instance holds them, rebuilt from known fields.
+ * place, on whatever instance holds them, rebuilt from known fields; or,
+ * addressed to the reserved peer `sfu`, to the participant's SFU link.
  */
+import { SFU_PEER } from '../protocol.ts';
 import type { MessageOf, ParticipantRole } from '../session.ts';
 
 export function handleRelay(session: ParticipantRole, message: MessageOf<'offer' | 'answer' | 'ice'>): void {
   const { connection, place } = session;
+  if (message.to === SFU_PEER) {
+    // To the participant's SFU link; descriptions carry their candidates, so `ice` to the SFU is not needed.
+    const link = session.sfuLink();
+    if (message.type === 'offer') link?.offer(message.sdp);
+    else if (message.type === 'answer') link?.answer(message.sdp);
+    return;
+  }
   const relayed =
     message.type === 'ice'
       ? { type: 'ice' as const, from: connection.id, candidate: message.candidate }
       : { type: message.type, from: connection.id, sdp: message.sdp };
   connection.services.publish({ t: 'signal', place, to: message.to, message: relayed });
+}
+
+/** `sfu_want`: the layer (or none) of one participant's video this page receives through the SFU. */
+export function handleSfuWant(session: ParticipantRole, message: MessageOf<'sfu_want'>): void {
+  session.sfuLink()?.want(message.from, message.video);
 }

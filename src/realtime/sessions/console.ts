@@ -1,14 +1,17 @@
 /**
  * @module realtime/sessions/console
  * A member's console of a board or queue they are on: they follow its
- * line on this instance, accept, decline, take the next client and set
+ * line on this instance, accept, decline, take the next client, remove
+ * one from the line and set
  * their own status. Closing closes the console: with none left open and a
- * client in a call, the member's grace period starts.
+ * client in a call, the member's grace period starts. The member's session
+ * ending closes it too (4401).
  */
 import type { Actor } from '../../domain/actors.ts';
 import { closeConsole } from '../../domain/waiting/consoles.ts';
-import { handleAccept, handleDecline, handleStatus, handleTakeNext } from '../handlers/console.ts';
+import { handleAccept, handleDecline, handleRemoveClient, handleStatus, handleTakeNext } from '../handlers/console.ts';
 import type { Watched } from '../lines.ts';
+import { CloseCode } from '../protocol.ts';
 import type { ConsoleRole, HandlerTable, SessionHost } from '../session.ts';
 import { FollowingSession } from './following.ts';
 
@@ -16,6 +19,7 @@ const HANDLERS: HandlerTable<ConsoleSession> = {
   accept: handleAccept,
   decline: handleDecline,
   take_next: handleTakeNext,
+  remove_client: handleRemoveClient,
   status: handleStatus,
 };
 
@@ -23,7 +27,7 @@ type Member = Extract<Actor, { kind: 'member' }>;
 
 export class ConsoleSession extends FollowingSession implements ConsoleRole {
   readonly role = 'console';
-  readonly handlers = HANDLERS;
+  private signedIn = true;
 
   private constructor(
     connection: SessionHost,
@@ -38,6 +42,17 @@ export class ConsoleSession extends FollowingSession implements ConsoleRole {
     const session = new ConsoleSession(connection, actor, watched);
     session.start();
     return session;
+  }
+
+  /** Nothing more once the member's session ended: messages queued before the close are refused. */
+  get handlers(): HandlerTable<ConsoleSession> {
+    return this.signedIn ? HANDLERS : {};
+  }
+
+  /** The member's session ended: the console closes (the page offers to sign in again). */
+  signedOut(): void {
+    this.signedIn = false;
+    this.refuse(CloseCode.signedOut, 'signed_out', 'Your sign-in has ended. Sign in again to open the console.');
   }
 
   get userId(): string {

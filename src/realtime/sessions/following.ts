@@ -11,7 +11,7 @@ import type { HandlerTable, Session, SessionHost } from '../session.ts';
 
 export abstract class FollowingSession implements Session {
   abstract readonly role: 'waiting' | 'console';
-  abstract readonly handlers: HandlerTable<never>;
+  abstract get handlers(): HandlerTable<never>;
 
   constructor(
     readonly connection: SessionHost,

@@ -32,7 +32,7 @@ export class KnockerSession implements Session, Knocking {
   private constructor(
     readonly connection: SessionHost,
     readonly place: PlaceRef,
-    private readonly arrival: Arrival,
+    private arrival: Arrival,
   ) {}
 
   /** The join ended in a knock: the connection becomes this knocker, registered with the meeting for its host's decision and its end. */
@@ -70,6 +70,11 @@ export class KnockerSession implements Session, Knocking {
       services.registry.leave(this);
       ParticipantSession.enter(this.connection, outcome, since);
     });
+  }
+
+  /** Their member rights ended: let in, they enter as a guest. */
+  signedOut(): void {
+    this.arrival = { ...this.arrival, actor: null };
   }
 
   turnedAway(): void {

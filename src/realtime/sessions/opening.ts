@@ -37,6 +37,10 @@ export async function handleJoin(connection: SessionHost, message: MessageOf<'jo
   const arrival = { connectionId: connection.id, actor, guestKey, target, name, audio, video };
   const since = participantLists.mark();
   const outcome = await joinPlace(ctx, arrival);
+  // The pass's member rights last while the member does (sign-in-watch.ts).
+  if (passed?.kind === 'member' && outcome.kind !== 'refused') {
+    connection.services.signIns.watch(connection, { userId: passed.user.id, organizationId: passed.organization.id, sessionHash: null });
+  }
   switch (outcome.kind) {
     case 'refused':
       if (outcome.reason === 'bad_name') return connection.refuse(CloseCode.badMessage, 'bad_name', outcome.message ?? 'Invalid name.');
@@ -57,7 +61,7 @@ export async function handleWait(connection: SessionHost, message: MessageOf<'wa
   } catch (error) {
     return connection.refuse(CloseCode.badMessage, 'bad_name', error instanceof DomainError ? error.message : 'Invalid name.');
   }
-  const result = await arrive(ctx, { slug: message.slug, displayName, connectionId: connection.id, token: message.token ?? undefined });
+  const result = await arrive(ctx, { slug: message.slug, displayName, connectionId: connection.id, token: message.token ?? undefined, readiness: message.readiness, address: connection.address });
   if (!result.ok) {
     const refusal = WAIT_REFUSALS[result.reason];
     return connection.refuse(refusal.code, result.reason, refusal.message);

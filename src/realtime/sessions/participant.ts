@@ -3,20 +3,28 @@
  * A participant in a meeting place. Entering registers them with the place
  * on this instance and holds the place's participant list here (from
  * their join's read, when they are the first here); they relay WebRTC
- * negotiation, announce their media at a bounded rate, and, as the
- * meeting's host, run it. Closing leaves the place (the other instances
- * learn it from the `participant.left` delta).
+ * negotiation, announce their media and their hand at a bounded rate,
+ * chat and react (relayed to everyone in the place, never stored), and,
+ * as the meeting's host, run it (until their member rights end: then they
+ * stay as a guest). Closing leaves the place (the other instances learn it
+ * from the `participant.left` delta).
  */
 import type { JoinOutcome } from '../../domain/joining.ts';
-import { leavePlace, updateMedia } from '../../domain/places.ts';
+import { dropHost, leavePlace, updateMedia } from '../../domain/places.ts';
 import type { MediaState, PlaceRef } from '../../domain/presence.ts';
 import { handleAdmit, handleAskMute, handleEnd, handleLock, handleRemove, handleTurnAway, handleUnlock } from '../handlers/host.ts';
+import { CALL_FEATURES, CHAT_RATE, REACTION_RATE } from '../../../public/js/shared/call-extras.js';
+import { handleChat } from '../handlers/chat.ts';
 import { refuseSecondJoin, handleHangUp } from '../handlers/control.ts';
+import { handleHand } from '../handlers/hand.ts';
 import { handleMedia } from '../handlers/media.ts';
-import { handleRelay } from '../handlers/relay.ts';
+import { handleReaction } from '../handlers/reaction.ts';
+import { handleRelay, handleSfuWant } from '../handlers/relay.ts';
 import { CloseCode, knockView, participantView, type ServerMessage } from '../protocol.ts';
+import { TokenBucket } from '../rate-limit.ts';
 import type { Participating } from '../registry.ts';
 import type { HandlerTable, ParticipantRole, Session, SessionHost } from '../session.ts';
+import { SfuLink } from './sfu-link.ts';
 
 /**
  * At most one media-state write (and delta to every instance) per
@@ -40,6 +48,10 @@ const HANDLERS: HandlerTable<ParticipantSession> = {
   unlock: handleUnlock,
   admit: handleAdmit,
   turn_away: handleTurnAway,
+  chat: handleChat,
+  hand: handleHand,
+  reaction: handleReaction,
+  sfu_want: handleSfuWant,
 };
 
 type Entered = Extract<JoinOutcome, { kind: 'entered' }>;
@@ -52,11 +64,21 @@ export class ParticipantSession implements Session, Participating, ParticipantRo
   private mediaTimer: NodeJS.Timeout | undefined;
   private lastMediaAt = 0;
   private left = false;
+  /** The hand as this participant last set it, and as it was last announced. */
+  private raised = false;
+  private announcedHand = false;
+  private handTimer: NodeJS.Timeout | undefined;
+  private lastHandAt = 0;
+  private readonly rates = { chat: new TokenBucket(CHAT_RATE), reaction: new TokenBucket(REACTION_RATE) };
+  /** Told that the place uses the SFU. */
+  private onSfu = false;
+  private link: SfuLink | undefined;
 
   private constructor(
     readonly connection: SessionHost,
     readonly place: PlaceRef,
-    readonly host: boolean,
+    public host: boolean,
+    readonly name: string,
   ) {}
 
   /**
@@ -66,19 +88,25 @@ export class ParticipantSession implements Session, Participating, ParticipantRo
    */
   static enter(connection: SessionHost, entered: Entered, since: number): ParticipantSession {
     const { registry, participantLists } = connection.services;
-    const session = new ParticipantSession(connection, entered.place, entered.host);
+    const session = new ParticipantSession(connection, entered.place, entered.host, entered.you.displayName);
     connection.become(session);
     registry.enter(session);
+    // Hands are known only to the lists held from deltas (never stored); a list not held here yet learns them as its participants announce them again.
+    const raised = new Set((participantLists.entries(entered.place) ?? []).filter((e) => e.hand).map((e) => e.id));
     connection.send({
       type: 'welcome',
       you: participantView(entered.you),
       place: { kind: entered.place.kind === 'meeting' ? 'meeting' : 'room', title: entered.title },
-      participants: entered.participants.map(participantView),
+      participants: entered.participants.map((p) => participantView({ ...p, hand: raised.has(p.id) })),
       host: entered.host,
       locked: entered.locked,
+      iceServers: connection.services.iceServers(),
+      iceTransportPolicy: connection.services.iceTransportPolicy,
+      features: [...CALL_FEATURES],
     });
     if (entered.host) connection.send({ type: 'knocks', knocks: entered.knocks.map(knockView) });
     participantLists.hold(entered.place, entered.participants, since);
+    connection.services.sfuPlaces.counted(entered.place, participantLists.entries(entered.place)?.length ?? entered.participants.length);
     return session;
   }
 
@@ -101,6 +129,36 @@ export class ParticipantSession implements Session, Participating, ParticipantRo
   end(reason: 'closed' | 'deleted', byHost: boolean): void {
     this.send(byHost ? { type: 'ended', reason, by: 'host' } : { type: 'ended', reason });
     this.connection.close(CloseCode.gone, reason === 'deleted' ? 'Meeting deleted.' : 'Meeting closed.');
+  }
+
+  useSfu(): void {
+    if (this.onSfu || this.left) return;
+    this.onSfu = true;
+    this.send({ type: 'sfu', event: 'use', restart: false });
+  }
+
+  sfuLink(): SfuLink | undefined {
+    const { sfu, log, track } = this.connection.services;
+    if (!sfu || this.left) return undefined;
+    this.link ??= new SfuLink({ id: this.id, place: this.place, send: (m) => this.send(m), track }, sfu, log);
+    return this.link;
+  }
+
+  /**
+   * Their member rights ended (signed out, removed): they stay in the call,
+   * no longer the host. Told at once; everyone's list shows it after the
+   * write.
+   */
+  signedOut(): void {
+    if (!this.host) return;
+    this.host = false;
+    this.send({ type: 'host', host: false });
+    this.connection.enqueue(async () => {
+      if (this.left) return;
+      const { services } = this.connection;
+      await dropHost(services.ctx, this.id);
+      services.publish({ t: 'presence', place: this.place, change: { kind: 'unhosted', participantId: this.id } });
+    });
   }
 
   announceMedia(media: MediaState): void {
@@ -129,11 +187,45 @@ export class ParticipantSession implements Session, Participating, ParticipantRo
     this.scheduleMedia();
   }
 
+  get hand(): boolean {
+    return this.raised;
+  }
+
+  allow(kind: 'chat' | 'reaction'): boolean {
+    return this.rates[kind].take();
+  }
+
+  raiseHand(raised: boolean): void {
+    this.raised = raised;
+    if (this.handTimer || this.left) return;
+    const wait = Math.max(0, this.lastHandAt + MEDIA_UPDATE_INTERVAL_MS - Date.now());
+    if (wait === 0) return this.publishHand();
+    this.handTimer = setTimeout(() => {
+      this.handTimer = undefined;
+      this.publishHand();
+    }, wait);
+  }
+
+  reannounceHand(): void {
+    if (!this.left) this.publishHand(true);
+  }
+
+  private publishHand(again = false): void {
+    if (this.left || (!again && this.raised === this.announcedHand)) return;
+    this.announcedHand = this.raised;
+    this.lastHandAt = Date.now();
+    this.connection.services.publish({ t: 'presence', place: this.place, change: { kind: 'hand', participantId: this.id, raised: this.raised } });
+  }
+
   async closed(): Promise<void> {
     this.left = true;
     clearTimeout(this.mediaTimer);
-    const { registry, participantLists, ctx } = this.connection.services;
-    if (!registry.leave(this)) participantLists.release(this.place);
-    await leavePlace(ctx, this.id);
+    clearTimeout(this.handTimer);
+    const { registry, participantLists, sfuPlaces, ctx } = this.connection.services;
+    if (!registry.leave(this)) {
+      participantLists.release(this.place);
+      sfuPlaces.released(this.place);
+    }
+    await Promise.all([leavePlace(ctx, this.id), this.link?.close()]);
   }
 }

@@ -63,6 +63,7 @@ export function meeting(organizationId: string, overrides: Partial<Meeting> = {}
     isInfinite: false,
     queryParameters: null,
     shortCode: null,
+    title: null,
     createdAt: T0,
     closesAt: later(900_000),
     closedAt: null,

@@ -159,5 +159,55 @@ export function placesContract(env: ContractEnv): void {
       await assertConflict(store.insertSpace(clash), 'slug');
       assert.equal(await store.findSpace(o.id, 'board', clash.id), undefined);
     });
+
+    it('keeps a slug given up reserved to its organization: taken as conflict by anyone else, back by the same organization', async () => {
+      const { o } = await seed(store);
+      const other = org();
+      await store.insertOrganization(other);
+      const q = space(o.id, 'queue');
+      await store.insertSpace(q);
+      const until = later(90 * 86_400_000);
+      await store.updateSpace(o.id, 'queue', q.id, { slug: `${q.slug}-new`, oldSlugReservedUntil: until }, later(1));
+      assert.equal(await store.live.findSlugPlace(q.slug), undefined);
+      assert.deepEqual(await store.findReleasedSlug(q.slug, later(2)), { slug: q.slug, organizationId: o.id, kind: 'queue', currentSlug: `${q.slug}-new` });
+      const taken = 'This slug is already taken.';
+      await assertConflict(store.insertRoom(room(other.id, { slug: q.slug })), 'slug', taken);
+      await assertConflict(store.insertSpace(space(other.id, 'board', { slug: q.slug })), 'slug', taken);
+
+      // The same organization takes it back, with a room.
+      const mine = room(o.id, { slug: q.slug, createdAt: later(3) });
+      await store.insertRoom(mine);
+      assert.equal(await store.findReleasedSlug(q.slug, later(4)), undefined);
+      assert.equal((await store.live.findSlugPlace(q.slug))?.id, mine.id);
+    });
+
+    it('says where a renamed place is now, follows it through a second rename, and says ended once it is deleted', async () => {
+      const { o } = await seed(store);
+      const b = space(o.id, 'board');
+      await store.insertSpace(b);
+      const until = later(90 * 86_400_000);
+      await store.updateSpace(o.id, 'board', b.id, { slug: `${b.slug}-two`, oldSlugReservedUntil: until }, later(1));
+      await store.updateSpace(o.id, 'board', b.id, { slug: `${b.slug}-three`, oldSlugReservedUntil: until }, later(2));
+      assert.equal((await store.findReleasedSlug(b.slug, later(3)))?.currentSlug, `${b.slug}-three`);
+      assert.equal((await store.findReleasedSlug(`${b.slug}-two`, later(3)))?.currentSlug, `${b.slug}-three`);
+      await store.deleteSpace(o.id, 'board', b.id, { at: later(4), until });
+      for (const slug of [b.slug, `${b.slug}-two`, `${b.slug}-three`]) {
+        assert.deepEqual(await store.findReleasedSlug(slug, later(5)), { slug, organizationId: o.id, kind: 'board', currentSlug: null }, slug);
+      }
+    });
+
+    it('frees a reserved slug for anyone once its reservation has run out', async () => {
+      const { o } = await seed(store);
+      const other = org();
+      await store.insertOrganization(other);
+      const q = space(o.id, 'queue');
+      await store.insertSpace(q);
+      await store.deleteSpace(o.id, 'queue', q.id, { at: later(1), until: later(1000) });
+      await assertConflict(store.insertRoom(room(other.id, { slug: q.slug, createdAt: later(999) })), 'slug');
+      assert.equal(await store.findReleasedSlug(q.slug, later(1000)), undefined);
+      const theirs = room(other.id, { slug: q.slug, createdAt: later(1000) });
+      await store.insertRoom(theirs);
+      assert.equal((await store.live.findSlugPlace(q.slug))?.organizationId, other.id);
+    });
   });
 }

@@ -19,6 +19,10 @@ import { lists } from './015_lists.ts';
 import { sfuPlacements } from './016_sfu_placements.ts';
 import { organizationChanges } from './017_organization_changes.ts';
 import { allowedOrigins } from './018_allowed_origins.ts';
+import { titlesAndReadiness } from './019_titles_and_readiness.ts';
+import { slugReservations } from './020_slug_reservations.ts';
+import { waitingPresence } from './021_waiting_presence.ts';
+import { serviceSettings } from './023_service_settings.ts';
 
 const migrations: Record<string, Migration> = {
   '001_initial': initial,
@@ -34,6 +38,10 @@ const migrations: Record<string, Migration> = {
   '016_sfu_placements': sfuPlacements,
   '017_organization_changes': organizationChanges,
   '018_allowed_origins': allowedOrigins,
+  '019_titles_and_readiness': titlesAndReadiness,
+  '020_slug_reservations': slugReservations,
+  '021_waiting_presence': waitingPresence,
+  '023_service_settings': serviceSettings,
 };
 
 export const migrationProvider: MigrationProvider = {

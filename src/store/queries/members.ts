@@ -83,6 +83,16 @@ export const memberQueries: MemberStore & ThisType<QueryContext> = {
     return row && rowToSession(row);
   },
 
+  async findMemberSessions(idHashes) {
+    const found: MemberSession[] = [];
+    // In slices: a statement's parameters are limited (SQLite: 32766, PostgreSQL: 65535).
+    for (let i = 0; i < idHashes.length; i += 500) {
+      const rows = await this.db.selectFrom('member_sessions').selectAll().where('id_hash', 'in', idHashes.slice(i, i + 500)).execute();
+      found.push(...rows.map(rowToSession));
+    }
+    return found;
+  },
+
   async touchMemberSession(idHash, at) {
     await this.db.updateTable('member_sessions').set({ last_seen_at: toMillis(at) }).where('id_hash', '=', idHash).execute();
   },
@@ -107,6 +117,17 @@ export const memberQueries: MemberStore & ThisType<QueryContext> = {
       .where('at', '>=', toMillis(since));
     query = 'email' in by ? query.where('email_lower', '=', normalizeEmail(by.email)) : query.where('address', '=', by.address);
     return Number((await query.executeTakeFirstOrThrow()).n);
+  },
+
+  async signInFailureStats(by, since) {
+    let query = this.db
+      .selectFrom('sign_in_failures')
+      .select((eb) => [eb.fn.countAll<number>().as('n'), eb.fn.max('at').as('latest')])
+      .where('address', '=', by.address)
+      .where('at', '>=', toMillis(since));
+    if (by.email !== undefined) query = query.where('email_lower', '=', normalizeEmail(by.email));
+    const row = await query.executeTakeFirstOrThrow();
+    return { count: Number(row.n), latest: row.latest === null || row.latest === undefined ? undefined : new Date(Number(row.latest)) };
   },
 
   async pruneSignInFailures(before) {

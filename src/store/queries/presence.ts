@@ -29,7 +29,7 @@ import { atomically, type Db, type QueryContext } from './db.ts';
 
 export type PresenceQueries = Pick<
   LiveStore,
-  'heartbeat' | 'enterMeeting' | 'enterSession' | 'leave' | 'setMedia' | 'listPresent' | 'reapInstances' | 'removeInstance'
+  'heartbeat' | 'enterMeeting' | 'enterSession' | 'leave' | 'setMedia' | 'dropHost' | 'listPresent' | 'reapInstances' | 'removeInstance'
 >;
 
 export const presenceQueries: PresenceQueries & ThisType<QueryContext> = {
@@ -114,6 +114,10 @@ export const presenceQueries: PresenceQueries & ThisType<QueryContext> = {
       .set({ audio: toInt(media.audio), video: toInt(media.video), screen: toInt(media.screen) })
       .where('connection_id', '=', connectionId)
       .execute();
+  },
+
+  async dropHost(connectionId) {
+    await this.db.updateTable('presence').set({ is_host: 0 }).where('connection_id', '=', connectionId).execute();
   },
 
   async listPresent(place, staleBefore) {

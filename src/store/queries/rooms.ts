@@ -7,12 +7,15 @@
 import type { RoomStore } from '../../domain/ports/store.ts';
 import { roomToRow, rowToRoom } from '../mappers.ts';
 import { atomically, olderThan, translated, type QueryContext } from './db.ts';
+import { slugQueries, takeSlug } from './slugs.ts';
 
 export const roomQueries: RoomStore & ThisType<QueryContext> = {
+  ...slugQueries,
+
   async insertRoom(room) {
     await translated(this.translate, () =>
       atomically(this.db, async (trx) => {
-        await trx.insertInto('slugs').values({ slug: room.slug, kind: 'room', object_id: room.id }).execute();
+        await takeSlug(trx, { slug: room.slug, kind: 'room', objectId: room.id, organizationId: room.organizationId, at: room.createdAt });
         await trx.insertInto('rooms').values(roomToRow(room)).execute();
       }),
     );

@@ -10,12 +10,13 @@ import type { Member, SpaceKind } from '../../domain/types.ts';
 import { rowToMember, rowToSpace, spaceToRow, toInt, toMillis, toMillisOrNull } from '../mappers.ts';
 import type { SpaceMembersTable, SpacesTable } from '../schema.ts';
 import { atomically, olderThan, translated, type Db, type QueryContext } from './db.ts';
+import { releaseSlug, takeSlug } from './slugs.ts';
 
 export const spaceQueries: SpaceStore & ThisType<QueryContext> = {
   async insertSpace(space) {
     await translated(this.translate, () =>
       atomically(this.db, async (trx) => {
-        await trx.insertInto('slugs').values({ slug: space.slug, kind: space.kind, object_id: space.id }).execute();
+        await takeSlug(trx, { slug: space.slug, kind: space.kind, objectId: space.id, organizationId: space.organizationId, at: space.createdAt });
         await trx.insertInto('spaces').values(spaceToRow(space)).execute();
         await insertMembers(trx, space.id, space.members);
       }),
@@ -38,8 +39,10 @@ export const spaceQueries: SpaceStore & ThisType<QueryContext> = {
         const row = await findSpaceRow(trx, organizationId, kind, id, false);
         if (!row) return undefined;
         if (patch.slug !== undefined && patch.slug !== row.slug) {
-          // The slugs primary key makes a taken slug fail here, inside the transaction.
-          await trx.updateTable('slugs').set({ slug: patch.slug }).where('slug', '=', row.slug).execute();
+          // The slugs primary key makes a taken (or another organization's reserved) slug fail here, inside the transaction.
+          await takeSlug(trx, { slug: patch.slug, kind, objectId: id, organizationId, at });
+          if (patch.oldSlugReservedUntil) await releaseSlug(trx, row.slug, id, { as: 'moved', at, until: patch.oldSlugReservedUntil });
+          else await trx.deleteFrom('slugs').where('slug', '=', row.slug).where('object_id', '=', id).where('reserved_until', 'is', null).execute();
         }
         const changes: Partial<SpacesTable> = { updated_at: toMillis(at) };
         if (patch.name !== undefined) changes.name = patch.name;
@@ -54,14 +57,15 @@ export const spaceQueries: SpaceStore & ThisType<QueryContext> = {
     );
   },
 
-  async deleteSpace(organizationId, kind, id) {
+  async deleteSpace(organizationId, kind, id, slugReservedUntil) {
     return translated(this.translate, () =>
       atomically(this.db, async (trx) => {
         const space = await loadSpace(trx, organizationId, kind, id, false);
         if (!space) return undefined;
         await trx.deleteFrom('space_members').where('space_id', '=', id).execute();
         await trx.deleteFrom('spaces').where('id', '=', id).execute();
-        await trx.deleteFrom('slugs').where('slug', '=', space.slug).where('object_id', '=', id).execute();
+        if (slugReservedUntil) await releaseSlug(trx, space.slug, id, { as: 'ended', ...slugReservedUntil });
+        else await trx.deleteFrom('slugs').where('slug', '=', space.slug).where('object_id', '=', id).execute();
         return space;
       }),
     );

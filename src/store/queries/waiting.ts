@@ -10,7 +10,7 @@
  * write transaction at a time and needs no lock.
  */
 import type { WaitingStore } from '../../domain/ports/waiting-store.ts';
-import { ACTIVE_STATES, type MemberConsole, type WaitingEntry, type WaitingState } from '../../domain/waiting/types.ts';
+import { ACTIVE_STATES, parseReadiness, type MemberConsole, type WaitingEntry, type WaitingState } from '../../domain/waiting/types.ts';
 import { toDate, toDateOrNull, toInt, toMillis } from '../mappers.ts';
 import type { MemberConsolesTable, WaitingEntriesTable } from '../schema.ts';
 import { translated, type QueryContext } from './db.ts';
@@ -93,6 +93,27 @@ export const waitingQueries: WaitingStore & ThisType<QueryContext> = {
     if (this.dialect === 'postgres') query = query.forUpdate().skipLocked();
     const row = await query.executeTakeFirst();
     return row && rowToEntry(row);
+  },
+
+  async countActiveEntries(spaceId, addressKey) {
+    let query = this.db
+      .selectFrom('waiting_entries')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('space_id', '=', spaceId)
+      .where('state', 'in', [...ACTIVE_STATES]);
+    if (addressKey !== undefined) query = query.where('address_key', '=', addressKey);
+    return Number((await query.executeTakeFirstOrThrow()).n);
+  },
+
+  async listUnansweredEntries(arrivedBefore) {
+    const rows = await this.db
+      .selectFrom('waiting_entries')
+      .selectAll()
+      .where('state', '=', 'waiting')
+      .where('answered_at', 'is', null)
+      .where('arrived_at', '<', toMillis(arrivedBefore))
+      .execute();
+    return rows.map(rowToEntry);
   },
 
   async listLapsedReservations(at) {
@@ -246,13 +267,16 @@ function entryToRow(e: WaitingEntry): WaitingEntriesTable {
     ended_at: ms(e.endedAt),
     outcome: e.outcome,
     message: e.message,
+    readiness: e.readiness ? JSON.stringify(e.readiness) : null,
+    address_key: e.addressKey,
+    answered_at: ms(e.answeredAt),
   };
 }
 
 /** Only the fields given; dates to milliseconds. */
 function changeToRow(change: Change): Partial<WaitingEntriesTable> {
   const row: Partial<WaitingEntriesTable> = {};
-  const dates = { disconnectedAt: 'disconnected_at', reservedUntil: 'reserved_until', acceptedAt: 'accepted_at', callStartedAt: 'call_started_at', endedAt: 'ended_at' } as const;
+  const dates = { answeredAt: 'answered_at', disconnectedAt: 'disconnected_at', reservedUntil: 'reserved_until', acceptedAt: 'accepted_at', callStartedAt: 'call_started_at', endedAt: 'ended_at' } as const;
   const plain = { displayName: 'display_name', state: 'state', connectionId: 'connection_id', instanceId: 'instance_id', servedBy: 'served_by', meetingId: 'meeting_id', outcome: 'outcome', message: 'message' } as const;
   for (const [field, column] of Object.entries(dates)) {
     if (field in change) (row as Record<string, unknown>)[column] = ms(change[field as keyof typeof dates]);
@@ -260,6 +284,7 @@ function changeToRow(change: Change): Partial<WaitingEntriesTable> {
   for (const [field, column] of Object.entries(plain)) {
     if (field in change) (row as Record<string, unknown>)[column] = change[field as keyof typeof plain];
   }
+  if ('readiness' in change) row.readiness = change.readiness ? JSON.stringify(change.readiness) : null;
   return row;
 }
 
@@ -283,6 +308,9 @@ function rowToEntry(r: WaitingEntriesTable): WaitingEntry {
     endedAt: toDateOrNull(r.ended_at),
     outcome: r.outcome,
     message: r.message,
+    readiness: r.readiness ? parseReadiness(JSON.parse(r.readiness)) : null,
+    addressKey: r.address_key,
+    answeredAt: toDateOrNull(r.answered_at),
   };
 }
 

@@ -9,6 +9,7 @@
  */
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { DomainError } from '../../domain/errors.ts';
+import { failureOf, isClientGone } from '../../logger.ts';
 import { renderPage } from './render.ts';
 import { DASHBOARD, SignInRequired } from './session.ts';
 
@@ -30,7 +31,11 @@ export function installDashboardErrors(app: FastifyInstance): void {
     if (typeof error.statusCode === 'number' && error.statusCode >= 400 && error.statusCode < 500) {
       return messagePage(request, reply, error.statusCode, 'errorTitle', 'notFoundText');
     }
-    request.log.error({ failure: { name: error.name, code: error.code } }, 'dashboard request failed');
+    if (isClientGone(error)) {
+      request.log.info({ failure: failureOf(error) }, 'client went away during the request');
+      return messagePage(request, reply, 400, 'errorTitle', 'errorTitle');
+    }
+    request.log.error({ failure: failureOf(error) }, 'dashboard request failed');
     return messagePage(request, reply, 500, 'errorTitle', 'errorTitle');
   });
   app.setNotFoundHandler(async (request, reply) => messagePage(request, reply, 404, 'notFoundTitle', 'notFoundText'));

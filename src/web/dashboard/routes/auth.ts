@@ -54,8 +54,11 @@ export const authRoutes: DashboardRoutes = (app, { ctx, config }) => {
     if (result.reason === 'choose_organization') {
       return renderPage(request, reply, 'sign-in', { next, values, organizations: result.organizations, error: 'chooseOrganization', offers: await offers() }, 200);
     }
-    const status = result.reason === 'throttled' ? 429 : 401;
-    return renderPage(request, reply, 'sign-in', { next, values, error: result.reason === 'throttled' ? 'signInThrottled' : 'signInInvalid', offers: await offers() }, status);
+    if (result.reason === 'throttled') {
+      reply.header('retry-after', String(result.retryAfterSeconds));
+      return renderPage(request, reply, 'sign-in', { next, values, error: 'signInThrottled', offers: await offers() }, 429);
+    }
+    return renderPage(request, reply, 'sign-in', { next, values, error: 'signInInvalid', offers: await offers() }, 401);
   });
 
   app.post('/sign-out', PUBLIC, async (request, reply) => {

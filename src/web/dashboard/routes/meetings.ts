@@ -1,7 +1,8 @@
 /**
  * @module web/dashboard/routes/meetings
- * Meetings: the organization's list (newest first, in pages, with each
- * one's state), the form that creates one, a meeting's page with its link,
+ * Meetings: the organization's list (newest first, in pages: title,
+ * owner, created, open or closed, Join), the form that creates one (with
+ * an optional title the call page shows), a meeting's page with its link,
  * and deleting. Every action is the API's own domain command with the
  * member as actor, so a meeting made here is the one the API reads.
  */
@@ -24,7 +25,7 @@ import { moment, type Moment } from '../times.ts';
 const BASE = `${DASHBOARD}/meetings`;
 /** Rows the form offers before any is added; one more than those typed after a refusal. */
 const EMPTY_ROWS = 3;
-const SHOWN_FIELDS = ['type', 'isInfinite', 'waitForOwner', 'ownerEmail', 'meetingId', 'queryParameters'];
+const SHOWN_FIELDS = ['title', 'type', 'isInfinite', 'waitForOwner', 'ownerEmail', 'meetingId', 'queryParameters'];
 
 interface ParameterRow {
   key: string;
@@ -33,6 +34,7 @@ interface ParameterRow {
 }
 
 interface MeetingForm {
+  title: string;
   type: string;
   isInfinite: boolean;
   /** A consultation whose patients need not wait for the owner (`waitForOwner: false`). */
@@ -85,6 +87,7 @@ function meetingView(meeting: Meeting, owners: Map<string, string>, now: Date, l
   else closes = { at: moment(meeting.closesAt, lang) };
   return {
     id: meeting.id,
+    title: meeting.title,
     type: meeting.type,
     isInfinite: meeting.isInfinite,
     state,
@@ -132,13 +135,14 @@ export const meetingRoutes: DashboardRoutes = (app, { ctx }) => {
   app.get('/meetings/new', async (request, reply) => {
     const actor = requireMember(request);
     const self = actor.kind === 'member' ? actor.user.email : '';
-    return showForm(request, reply, actor, { type: 'MEETING', isInfinite: false, openAtOnce: false, ownerEmail: self, meetingId: '', rows: [] }, {}, 200);
+    return showForm(request, reply, actor, { title: '', type: 'MEETING', isInfinite: false, openAtOnce: false, ownerEmail: self, meetingId: '', rows: [] }, {}, 200);
   });
 
   app.post('/meetings', async (request, reply) => {
     const actor = requireMember(request);
     const form = formOf(request);
     const values: MeetingForm = {
+      title: text(form, 'title'),
       type: text(form, 'type'),
       isInfinite: checked(form, 'isInfinite'),
       openAtOnce: checked(form, 'openAtOnce'),
@@ -156,6 +160,7 @@ export const meetingRoutes: DashboardRoutes = (app, { ctx }) => {
     if (values.rows.some((r) => r.error)) return showForm(request, reply, actor, values, {}, 400);
     try {
       const meeting = await createMeeting(ctx, actor, {
+        title: values.title,
         type: values.type || undefined,
         isInfinite: values.isInfinite,
         // Unchecked leaves the default (a consultation with an owner waits for them).

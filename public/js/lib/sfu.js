@@ -1,0 +1,326 @@
+// @module public/js/lib/sfu — the page's media through the SFU: two
+// RTCPeerConnections whatever the size of the meeting, both with the
+// reserved peer `sfu` (docs/signalling.md, "The sfu peer").
+//
+// - The publishing connection sends this page's microphone and camera
+//   (sendonly), the camera in three simulcast layers (full, half, quarter
+//   size) so that the SFU can forward each receiver the layer its tile
+//   needs. This page offers; the SFU answers.
+// - The receiving connection (the subscription) carries everyone else: the
+//   SFU offers, this page answers, again whenever people come and go. Before
+//   each offer the server says which participant each m-line carries
+//   (`sfu` `streams`); each participant's tracks become one MediaStream.
+// Descriptions carry their candidates (no trickle): each side sends its
+// description once its candidates are gathered.
+//
+// Both connections count as one for the connection state (a PeerHealth,
+// lib/peer-health.js): it carries media when the publishing connection is
+// up and, when anyone else is there, media arrives on the subscription. Its
+// remedies (ICE restart, rebuild, "Try again") all start both connections
+// over: the SFU's side of an ICE restart would have to be asked for anyway.
+// So does the server's `sfu` `use` with `restart` (the SFU changed: its
+// Janus died and the meeting was placed again).
+//
+// Each tile asks for the video it needs (`want`): the highest layer for a
+// large tile, the lowest for a thumbnail, none for people beyond the video
+// slots (their audio still comes); the SFU switches layers without a
+// renegotiation. Janus's talking events (`onTalking`) name the speaker.
+//
+// What the call needs of a media source (as lib/mesh.js): onStream(id,
+// stream), onGone(id), onState(report); setLocalTracks, replaceAudio,
+// replaceVideo; audioLevels(), connectionStats(), stats(), framesDecodedFrom(id).
+import { hasTurn, MEDIA_BOUND_MS, PeerHealth } from './peer-health.js';
+import { connectionFigures } from './peer-stats.js';
+
+export const SFU_PEER = 'sfu';
+
+/** The three layers, highest first (the order Janus expects by default), each a quarter of the pixels of the one above. */
+const LAYERS = [
+  { rid: 'h', maxBitrate: 900_000 },
+  { rid: 'm', maxBitrate: 300_000, scaleResolutionDownBy: 2 },
+  { rid: 'l', maxBitrate: 100_000, scaleResolutionDownBy: 4 },
+];
+
+/** A description is sent without waiting longer than this for candidates (a slow TURN server); those gathered by then go. */
+const GATHER_MS = 3000;
+
+function sessionId(sdp) {
+  return /^o=\S+ (\S+)/m.exec(sdp)?.[1] ?? null;
+}
+
+function gathered(pc) {
+  if (pc.iceGatheringState === 'complete') return Promise.resolve();
+  return new Promise((resolve) => {
+    const timer = setTimeout(done, GATHER_MS);
+    function done() {
+      clearTimeout(timer);
+      pc.removeEventListener('icegatheringstatechange', check);
+      resolve();
+    }
+    function check() {
+      if (pc.iceGatheringState === 'complete') done();
+    }
+    pc.addEventListener('icegatheringstatechange', check);
+  });
+}
+
+export class SfuClient {
+  constructor({ iceServers, iceTransportPolicy = 'all', send, onStream, onGone, onState = () => {}, onTalking = () => {}, boundMs, simulcast = true }) {
+    Object.assign(this, { iceServers, iceTransportPolicy, send, onStream, onGone, onState, onTalking, simulcast, boundMs });
+    this.pub = null;
+    this.sub = null;
+    this.subSession = null;
+    /** mid → { from, kind } of the subscription, as of its last offer; the next offer's map waits in `pendingMap`. */
+    this.map = new Map();
+    this.pendingMap = null;
+    /** Each remote participant's stream, and the tracks it was made of. */
+    this.remote = new Map();
+    this.localStream = null;
+    this.audioTrack = null;
+    this.videoTrack = null;
+    this.stopped = false;
+    this.health = new PeerHealth(
+      {
+        onState: (report) => this.onState(report),
+        carried: () => this.carried(),
+        // First remedy: while the publishing connection is up the subscription is still being offered (people arriving
+        // at once renegotiate it several times): wait for the next bound. Otherwise both start over.
+        restartIce: () => {
+          if (this.pub?.connectionState !== 'connected' || this.sub?.connectionState === 'failed') this.rebuild();
+        },
+        rebuild: () => this.rebuild(),
+        retry: () => this.rebuild(),
+      },
+      { boundMs, turn: hasTurn(iceServers) },
+    );
+  }
+
+  /** Starts publishing (the server said the place uses the SFU). */
+  start() {
+    this.health.start();
+    this.rebuild();
+  }
+
+  /** New connections, both: publish again; the SFU offers the subscription again. */
+  rebuild() {
+    if (this.stopped) return;
+    this.closeConnections();
+    const pc = new RTCPeerConnection({ iceServers: this.iceServers, iceTransportPolicy: this.iceTransportPolicy });
+    this.pub = pc;
+    const streams = this.localStream ? [this.localStream] : [];
+    pc.addTransceiver(this.audioTrack ?? 'audio', { direction: 'sendonly', streams });
+    pc.addTransceiver(this.videoTrack ?? 'video', { direction: 'sendonly', streams, ...(this.simulcast ? { sendEncodings: LAYERS.map((l) => ({ ...l })) } : {}) });
+    this.health.attach(pc);
+    void (async () => {
+      await pc.setLocalDescription(await pc.createOffer());
+      await gathered(pc);
+      if (this.pub !== pc) return;
+      this.send({ type: 'offer', to: SFU_PEER, sdp: pc.localDescription.sdp });
+    })().catch((error) => console.warn('foyer: publishing to the SFU failed:', error));
+  }
+
+  /** The server's `sfu` message, or an offer or answer from `sfu`. */
+  async handle(m) {
+    if (this.stopped) return;
+    if (m.type === 'answer') {
+      // Only the answer to this connection's offer: one to a connection rebuilt since must not land on the new one.
+      const pub = this.pub;
+      if (pub?.signalingState === 'have-local-offer' && (!m.session || m.session === sessionId(pub.localDescription.sdp))) {
+        await pub.setRemoteDescription({ type: 'answer', sdp: m.sdp });
+      }
+    } else if (m.type === 'offer') {
+      // In order among themselves, but not holding up the page's other messages (an answer for the
+      // publishing connection) while the answer's candidates are gathered.
+      const map = this.pendingMap;
+      this.pendingMap = null;
+      this.subChain = (this.subChain ?? Promise.resolve())
+        .then(() => this.subscription(m.sdp, map))
+        .catch((error) => console.warn('foyer: the SFU subscription failed:', error));
+    } else if (m.type === 'sfu' && m.event === 'streams') {
+      this.pendingMap = new Map(m.streams.map((s) => [s.mid, { from: s.from, kind: s.kind }]));
+    } else if (m.type === 'sfu' && m.event === 'talking') {
+      this.onTalking?.(m.from, m.talking);
+    } else if (m.type === 'sfu' && m.event === 'use' && m.restart) {
+      this.rebuild();
+    }
+  }
+
+  async subscription(sdp, map) {
+    if (this.stopped) return;
+    const session = sessionId(sdp);
+    if (!this.sub || this.subSession !== session) {
+      this.sub?.close();
+      const sub = new RTCPeerConnection({ iceServers: this.iceServers, iceTransportPolicy: this.iceTransportPolicy });
+      this.sub = sub;
+      this.subSession = session;
+      // The health follows the publishing connection's states; a subscription that fails, or has not connected
+      // within the media bound, starts both over.
+      sub.addEventListener('connectionstatechange', () => {
+        if (this.sub === sub && sub.connectionState === 'failed') this.rebuild();
+      });
+      setTimeout(() => {
+        if (this.sub === sub && !this.stopped && sub.connectionState !== 'connected') this.rebuild();
+      }, this.boundMs ?? MEDIA_BOUND_MS);
+    }
+    const pc = this.sub;
+    await pc.setRemoteDescription({ type: 'offer', sdp });
+    if (map) this.map = map;
+    this.regroup();
+    await pc.setLocalDescription(await pc.createAnswer());
+    await gathered(pc);
+    if (this.sub !== pc) return;
+    this.send({ type: 'answer', to: SFU_PEER, sdp: pc.localDescription.sdp });
+  }
+
+  /** Each participant's tracks of the subscription as one stream: a new stream whenever they change. */
+  regroup() {
+    const tracks = new Map();
+    for (const t of this.sub?.getTransceivers() ?? []) {
+      const carried = t.mid !== null && this.map.get(t.mid);
+      if (!carried || t.currentDirection === 'inactive') continue;
+      if (!tracks.has(carried.from)) tracks.set(carried.from, []);
+      tracks.get(carried.from).push(t.receiver.track);
+    }
+    for (const [id, list] of tracks) {
+      const known = this.remote.get(id);
+      if (known && known.tracks.length === list.length && list.every((t) => known.tracks.includes(t))) continue;
+      const stream = new MediaStream(list);
+      this.remote.set(id, { stream, tracks: list });
+      this.onStream(id, stream);
+    }
+    for (const id of [...this.remote.keys()]) {
+      if (tracks.has(id)) continue;
+      this.remote.delete(id);
+      this.onGone(id);
+    }
+  }
+
+  /** How much of `id`'s video this page wants ('high', 'low' or 'off': its tile's size); the SFU sends that layer, or nothing. */
+  want(id, video) {
+    this.wants ??= new Map();
+    if (this.wants.get(id) === video) return;
+    this.wants.set(id, video);
+    this.send({ type: 'sfu_want', from: id, video });
+  }
+
+  /** Whose streams the subscription carries now. */
+  carriedIds() {
+    return [...this.remote.keys()];
+  }
+
+  async carried() {
+    if (this.pub?.connectionState !== 'connected') return false;
+    if (this.map.size === 0) return true;
+    if (this.sub?.connectionState !== 'connected') return false;
+    let packets = 0;
+    (await this.sub.getStats()).forEach((s) => {
+      if (s.type === 'inbound-rtp') packets += s.packetsReceived || 0;
+    });
+    return packets > 0;
+  }
+
+  setLocalTracks(stream, audioTrack, videoTrack) {
+    this.localStream = stream;
+    this.audioTrack = audioTrack;
+    this.videoTrack = videoTrack;
+    this.applyTracks();
+  }
+
+  replaceAudio(track) {
+    this.audioTrack = track;
+    this.applyTracks();
+  }
+
+  replaceVideo(track) {
+    this.videoTrack = track;
+    this.applyTracks();
+  }
+
+  applyTracks() {
+    for (const t of this.pub?.getTransceivers() ?? []) {
+      const kind = t.receiver.track?.kind;
+      const track = kind === 'audio' ? this.audioTrack : this.videoTrack;
+      if (t.sender.track !== track) t.sender.replaceTrack(track).catch(() => {});
+    }
+  }
+
+  closeConnections() {
+    this.pub?.close();
+    this.sub?.close();
+    this.pub = null;
+    this.sub = null;
+    this.subSession = null;
+  }
+
+  stop() {
+    this.stopped = true;
+    this.health.stop();
+    this.closeConnections();
+    for (const id of [...this.remote.keys()]) this.onGone(id);
+    this.remote.clear();
+    this.map.clear();
+  }
+
+  /** Receivers of the subscription by participant. */
+  receiversOf(id) {
+    return (this.sub?.getTransceivers() ?? []).filter((t) => t.mid !== null && this.map.get(t.mid)?.from === id).map((t) => t.receiver);
+  }
+
+  audioLevels() {
+    const levels = {};
+    for (const id of this.remote.keys()) {
+      let level = 0;
+      for (const r of this.receiversOf(id)) {
+        if (r.track.kind !== 'audio' || typeof r.getSynchronizationSources !== 'function') continue;
+        for (const source of r.getSynchronizationSources()) level = Math.max(level, source.audioLevel ?? 0);
+      }
+      levels[id] = level;
+    }
+    return levels;
+  }
+
+  /** The subscription's figures stand for everyone it carries (one path, one SFU). */
+  async connectionStats() {
+    if (this.sub?.connectionState !== 'connected') return {};
+    this.figures ??= {};
+    const figures = await connectionFigures(this.sub, this.figures).catch(() => ({}));
+    if (this.pub?.connectionState === 'connected') {
+      this.pubFigures ??= {};
+      const out = await connectionFigures(this.pub, this.pubFigures).catch(() => ({}));
+      Object.assign(figures, { lossOut: out.lossOut, availableOut: out.availableOut, outKbps: out.outKbps });
+    }
+    return Object.fromEntries([...this.remote.keys()].map((id) => [id, figures]));
+  }
+
+  /** Inbound figures per participant (by the tracks the subscription maps to them). */
+  async stats() {
+    const result = {};
+    const sub = this.sub;
+    if (!sub) return result;
+    const report = await sub.getStats();
+    for (const id of this.remote.keys()) {
+      const trackIds = new Set(this.receiversOf(id).map((r) => r.track.id));
+      const out = { state: sub.connectionState, streamId: this.remote.get(id)?.stream.id ?? null, framesDecoded: 0, frameWidth: 0, frameHeight: 0, audioPackets: 0, audioSamples: 0, audioEnergy: 0, path: null, via: SFU_PEER };
+      report.forEach((s) => {
+        if (s.type !== 'inbound-rtp') return;
+        const mine = s.mid !== undefined ? this.map.get(s.mid)?.from === id : trackIds.has(s.trackIdentifier);
+        if (!mine) return;
+        if (s.kind === 'video') {
+          out.framesDecoded += s.framesDecoded || 0;
+          out.frameWidth = s.frameWidth || out.frameWidth;
+          out.frameHeight = s.frameHeight || out.frameHeight;
+        } else if (s.kind === 'audio') {
+          out.audioPackets += s.packetsReceived || 0;
+          out.audioSamples += s.totalSamplesReceived || 0;
+          out.audioEnergy += s.totalAudioEnergy || 0;
+        }
+      });
+      result[id] = out;
+    }
+    return result;
+  }
+
+  async framesDecodedFrom(id) {
+    return (await this.stats())[id]?.framesDecoded ?? 0;
+  }
+}

@@ -1,0 +1,338 @@
+/**
+ * @module realtime/sessions/sfu-link
+ * The SFU's peer for one participant: what stands at the other end of the
+ * browser's messages to the reserved peer `sfu`. It holds two VideoRoom
+ * handles on the place's Janus (the placement says which):
+ * - a publisher: the browser's `offer` (its sending connection, one camera
+ *   and one microphone, simulcast where the browser does it) is joined to
+ *   the SFU room, and Janus's `answer` goes back;
+ * - one subscriber for everyone else's feeds (multistream): Janus offers,
+ *   the browser answers. The publisher's handle hears every publisher of
+ *   the room come and go (on whatever instance they are), so the link adds
+ *   them to the subscription itself; Janus renegotiates by itself when one
+ *   leaves (autoupdate). Before each subscription offer the browser gets
+ *   `sfu` `streams`: which participant each m-line carries.
+ * Descriptions carry their candidates (no trickle, in either direction):
+ * the browser sends its description once gathered, Janus answers with its
+ * own candidates in it.
+ *
+ * A new publishing offer (a new SDP session: the browser rebuilt its
+ * connections) starts the link over; the same session renegotiates (an ICE
+ * restart). When the link's Janus goes down the link waits for the place to
+ * have a room again (on another Janus, or the same one restarted) and tells
+ * the browser to publish again (`sfu` `use` with `restart`).
+ *
+ * Janus's own work is serialized per link, and never holds up the
+ * participant's other messages.
+ */
+import VideoRoomPlugin, { type VideoRoomHandle, type VideoRoomPublisher, type VideoRoomStream } from 'janode/plugins/videoroom';
+import type { PlaceRef } from '../../domain/presence.ts';
+import type { JanusServer } from '../../sfu/janus-server.ts';
+import { videoRoomErrorCode } from '../../sfu/rooms.ts';
+import { SFU_PEER, type ServerMessage, type VideoWant } from '../protocol.ts';
+import type { RealtimeLogger, SfuLinkRole, SfuRouting } from '../session.ts';
+
+/** VideoRoom's "Unexpected ANSWER (did we offer?)". */
+const UNEXPECTED_ANSWER = 469;
+/** How often a link whose Janus went down asks for a room again. */
+const REPLACE_POLL_MS = 250;
+/** A subscription offer not answered within this is given up (the browser rebuilds its connections by then). */
+const ANSWER_DEADLINE_MS = 15_000;
+/** Detaching from a Janus that went away must not hold the link up. */
+const DETACH_DEADLINE_MS = 2000;
+
+export interface SfuLinkOwner {
+  /** The participant's id (the display of their feed in the SFU room). */
+  readonly id: string;
+  readonly place: PlaceRef;
+  send(message: ServerMessage): void;
+  /** Keeps work the instance should wait for when it stops. */
+  track<T>(promise: Promise<T>): Promise<T>;
+}
+
+/**
+ * janode's requests wait forever for an answer: a Janus killed mid-request
+ * would hold the link's every later step. A step gives up after this.
+ */
+const STEP_DEADLINE_MS = 10_000;
+
+function withDeadline(work: Promise<void>, what: string): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`Janus did not answer (${what}) within ${STEP_DEADLINE_MS} ms`)), STEP_DEADLINE_MS);
+  });
+  return Promise.race([work, deadline]).finally(() => clearTimeout(timer));
+}
+
+/** The session id of an SDP's o= line: the same for every offer of one connection. */
+function sessionId(sdp: string): string | null {
+  return /^o=\S+ (\S+)/m.exec(sdp)?.[1] ?? null;
+}
+
+interface Joined {
+  server: JanusServer;
+  room: number;
+  pub: VideoRoomHandle;
+  feed: number;
+  sdpSession: string | null;
+  stopWatching: () => void;
+  sub?: VideoRoomHandle;
+  /** Other publishers of the room by feed: their participant id. */
+  feeds: Map<number, string>;
+  subscribed: Set<number>;
+  /** A subscription offer is with the browser; the next change waits for its answer. */
+  awaitingAnswer: NodeJS.Timeout | undefined;
+  /** The last subscription offer sent: Janus may report one offer both as the update's result and as an event. */
+  lastOffer: string | undefined;
+  /** The subscription's video m-line of each participant, as of the last offer. */
+  videoMids: Map<string, string>;
+  /** What was last asked of Janus per video m-line. */
+  applied: Map<string, string>;
+}
+
+export class SfuLink implements SfuLinkRole {
+  private joined: Joined | undefined;
+  /** How much of each participant's video the browser wants (its tiles); unknown: the highest layer. */
+  private readonly wants = new Map<string, VideoWant>();
+  private chain: Promise<void> = Promise.resolve();
+  private closed = false;
+  private replacing = false;
+  /** The browser's newest publishing offer: older ones still queued are skipped. */
+  private latestOffer: string | undefined;
+
+  constructor(
+    private readonly owner: SfuLinkOwner,
+    private readonly sfu: SfuRouting,
+    private readonly log: RealtimeLogger,
+  ) {}
+
+  offer(sdp: string): void {
+    this.latestOffer = sdp;
+    this.run('publish', () => this.publish(sdp));
+  }
+
+  answer(sdp: string): void {
+    this.run('answer the subscription', () => this.answered(sdp));
+  }
+
+  want(from: string, video: VideoWant): void {
+    this.wants.delete(from);
+    this.wants.set(from, video);
+    const joined = this.joined;
+    if (joined) this.run('choose layers', () => this.applyWants(joined));
+  }
+
+  /**
+   * Each video of the subscription at the layer its tile needs (the
+   * highest for a large tile, the lowest for a thumbnail), and none beyond
+   * the video slots: those m-lines stay, paused, so a change needs no
+   * renegotiation. The latest wants win the slots.
+   */
+  private async applyWants(joined: Joined): Promise<void> {
+    if (!joined.sub || this.joined !== joined) return;
+    const wanted = [...this.wants].filter(([, v]) => v !== 'off').map(([id]) => id);
+    const slotted = new Set(wanted.slice(-this.sfu.videoSlots));
+    for (const [from, mid] of joined.videoMids) {
+      const want = this.wants.get(from) ?? 'high';
+      const send = want !== 'off' && (!this.wants.has(from) || slotted.has(from));
+      const spec = { mid, send, ...(send ? { substream: want === 'low' ? 0 : 2 } : {}) };
+      const key = JSON.stringify(spec);
+      if (joined.applied.get(mid) === key) continue;
+      joined.applied.set(mid, key);
+      // One m-line at a time: one that Janus no longer has (its publisher just left) must not hold up the others.
+      await joined.sub.configure({ streams: [spec] }).catch(() => joined.applied.delete(mid));
+    }
+  }
+
+  /** The participant left: their feed and subscription end (Janus stops their media at once). */
+  close(): Promise<void> {
+    this.closed = true;
+    return this.run('leave', () => this.leave());
+  }
+
+  /** Runs `step` after every step before it; a failure is logged, and the browser's connection health takes over. */
+  private run(what: string, step: () => Promise<void>): Promise<void> {
+    this.chain = this.chain.then(() => withDeadline(step(), what)).catch((error: Error) => {
+      if (!this.closed) this.log.warn({ err: error.message, participant: this.owner.id }, `sfu: could not ${what}`);
+    });
+    return this.owner.track(this.chain);
+  }
+
+  private async publish(sdp: string): Promise<void> {
+    if (this.closed || sdp !== this.latestOffer) return;
+    const session = sessionId(sdp);
+    const current = this.joined;
+    if (current && current.sdpSession === session && current.server.up) {
+      const configured = await current.pub.configure({ jsep: { type: 'offer', sdp } });
+      if (configured.jsep) this.owner.send({ type: 'answer', from: SFU_PEER, sdp: configured.jsep.sdp, ...(session ? { session } : {}) });
+      return;
+    }
+    await this.leave();
+    const placed = await this.sfu.roomFor(this.owner.place);
+    if (!placed) {
+      // No Janus answers now: publish again once one does.
+      this.awaitRoom();
+      return;
+    }
+    const { server, room } = placed;
+    const pub = await server.attach();
+    const onDown = () => this.serverDown(joined);
+    const joined: Joined = {
+      server,
+      room,
+      pub,
+      feed: 0,
+      sdpSession: session,
+      stopWatching: () => server.off('down', onDown),
+      feeds: new Map(),
+      subscribed: new Set(),
+      awaitingAnswer: undefined,
+      lastOffer: undefined,
+      videoMids: new Map(),
+      applied: new Map(),
+    };
+    this.joined = joined;
+    server.once('down', onDown);
+    pub.on(VideoRoomPlugin.EVENT.VIDEOROOM_PUB_LIST, (e: { publishers: VideoRoomPublisher[] }) => this.publishers(joined, e.publishers));
+    const gone = (e: { feed?: number }) => {
+      if (e.feed === undefined || e.feed === joined.feed) return;
+      joined.feeds.delete(e.feed);
+      joined.subscribed.delete(e.feed);
+    };
+    pub.on(VideoRoomPlugin.EVENT.VIDEOROOM_UNPUBLISHED, gone);
+    pub.on(VideoRoomPlugin.EVENT.VIDEOROOM_LEAVING, gone);
+    pub.on(VideoRoomPlugin.EVENT.VIDEOROOM_TALKING, (e: { feed: number; talking: boolean }) => {
+      const from = e.feed === joined.feed ? this.owner.id : joined.feeds.get(e.feed);
+      if (from && this.joined === joined) this.owner.send({ type: 'sfu', event: 'talking', from, talking: e.talking });
+    });
+    const result = await pub.joinConfigurePublisher({ room, display: this.owner.id, jsep: { type: 'offer', sdp } });
+    joined.feed = result.feed;
+    if (!result.jsep) throw new Error('Janus did not answer the publishing offer');
+    if (this.joined !== joined) return;
+    this.owner.send({ type: 'answer', from: SFU_PEER, sdp: result.jsep.sdp, ...(session ? { session } : {}) });
+    this.publishers(joined, result.publishers ?? []);
+  }
+
+  /** Publishers of the room (all of them, or the ones just published): each is subscribed to. */
+  private publishers(joined: Joined, publishers: VideoRoomPublisher[]): void {
+    for (const p of publishers) {
+      if (p.feed !== joined.feed && p.display) joined.feeds.set(p.feed, p.display);
+    }
+    this.run('subscribe', () => this.subscribe(joined));
+  }
+
+  /** Adds every publisher not yet subscribed to the one subscription (joining it the first time). */
+  private async subscribe(joined: Joined): Promise<void> {
+    if (this.joined !== joined || joined.awaitingAnswer || this.closed) return;
+    const wanted = [...joined.feeds.keys()].filter((feed) => !joined.subscribed.has(feed));
+    if (wanted.length === 0) return;
+    for (const feed of wanted) joined.subscribed.add(feed);
+    const streams = wanted.map((feed) => ({ feed }));
+    try {
+      if (!joined.sub) {
+        const sub = await joined.server.attach();
+        // Janus offers again by itself when a publisher leaves (autoupdate).
+        sub.on(VideoRoomPlugin.EVENT.VIDEOROOM_UPDATED, (e: { streams?: VideoRoomStream[]; jsep?: { type: 'offer'; sdp: string } }) => {
+          if (e.jsep && this.joined === joined && joined.sub === sub) this.offerSubscription(joined, e.streams ?? sub.streams ?? [], e.jsep.sdp);
+        });
+        const result = await sub.joinSubscriber({ room: joined.room, streams, autoupdate: true }).catch(async (error: unknown) => {
+          await sub.detach().catch(() => {});
+          throw error;
+        });
+        joined.sub = sub;
+        if (result.jsep) this.offerSubscription(joined, result.streams, result.jsep.sdp);
+      } else {
+        const result = await joined.sub.update({ subscribe: streams });
+        if (result.jsep) this.offerSubscription(joined, result.streams ?? joined.sub.streams ?? [], result.jsep.sdp);
+      }
+    } catch (error) {
+      // A feed that went away meanwhile (428): forgotten until it publishes again, when the room announces it.
+      for (const feed of wanted) {
+        joined.subscribed.delete(feed);
+        joined.feeds.delete(feed);
+      }
+      throw error;
+    }
+  }
+
+  private offerSubscription(joined: Joined, streams: VideoRoomStream[], sdp: string): void {
+    if (sdp === joined.lastOffer) return;
+    joined.lastOffer = sdp;
+    const carried = streams.flatMap((s) => {
+      const from = s.feed_id !== undefined ? (joined.feeds.get(s.feed_id) ?? s.feed_display) : undefined;
+      return (s.type === 'audio' || s.type === 'video') && s.active !== false && from ? [{ mid: s.mid, kind: s.type, from }] : [];
+    });
+    clearTimeout(joined.awaitingAnswer);
+    joined.awaitingAnswer = setTimeout(() => {
+      joined.awaitingAnswer = undefined;
+    }, ANSWER_DEADLINE_MS);
+    joined.videoMids = new Map(carried.filter((c) => c.kind === 'video').map((c) => [c.from, c.mid]));
+    // m-lines may carry someone else now: ask again.
+    joined.applied.clear();
+    this.owner.send({ type: 'sfu', event: 'streams', streams: carried });
+    this.owner.send({ type: 'offer', from: SFU_PEER, sdp });
+  }
+
+  private async answered(sdp: string): Promise<void> {
+    const joined = this.joined;
+    if (!joined?.sub || this.closed) return;
+    try {
+      await joined.sub.start({ jsep: { type: 'answer', sdp } });
+    } catch (error) {
+      // An answer to an offer Janus replaced meanwhile (a publisher left while one arrived): its newer offer is on the way.
+      if (videoRoomErrorCode(error) !== UNEXPECTED_ANSWER) throw error;
+    } finally {
+      if (this.joined === joined) {
+        clearTimeout(joined.awaitingAnswer);
+        joined.awaitingAnswer = undefined;
+      }
+    }
+    // Publishers that arrived meanwhile.
+    await this.subscribe(joined);
+    await this.applyWants(joined);
+  }
+
+  private async leave(): Promise<void> {
+    const joined = this.joined;
+    if (!joined) return;
+    this.joined = undefined;
+    joined.stopWatching();
+    clearTimeout(joined.awaitingAnswer);
+    if (!joined.server.up) return;
+    const detach = async (handle: VideoRoomHandle | undefined) => {
+      if (!handle) return;
+      let timer: NodeJS.Timeout | undefined;
+      const deadline = new Promise<void>((resolve) => (timer = setTimeout(resolve, DETACH_DEADLINE_MS)));
+      await Promise.race([handle.detach().catch(() => {}), deadline]);
+      clearTimeout(timer);
+    };
+    await Promise.all([detach(joined.sub), detach(joined.pub)]);
+  }
+
+  /** The link's Janus stopped answering: its media is gone; publish again once the place has a room. */
+  private serverDown(joined: Joined): void {
+    if (this.joined !== joined) return;
+    this.joined = undefined;
+    clearTimeout(joined.awaitingAnswer);
+    // A step waiting on the dead Janus would hold the next ones until its deadline: they go ahead without it.
+    this.chain = Promise.resolve();
+    this.awaitRoom();
+  }
+
+  /** Waits until a Janus can take the place, then asks the browser to publish again. */
+  private awaitRoom(): void {
+    if (this.replacing || this.closed) return;
+    this.replacing = true;
+    const attempt = async (): Promise<void> => {
+      if (this.closed) return;
+      const placed = await this.sfu.roomFor(this.owner.place).catch(() => undefined);
+      if (this.closed) return;
+      if (!placed) {
+        await new Promise((resolve) => setTimeout(resolve, REPLACE_POLL_MS));
+        return attempt();
+      }
+      this.owner.send({ type: 'sfu', event: 'use', restart: true });
+    };
+    void attempt().finally(() => (this.replacing = false));
+  }
+}

@@ -1,0 +1,194 @@
+/**
+ * Meetings through the SFU, end to end: a real Foyer that starts its own
+ * Janus (JANUS_BIN, ICE on loopback), headless Chromium pages of the real
+ * meeting page, all talking only to Foyer's /ws. One browser session runs
+ * the scenarios in order, so the machine pays for the pages once:
+ * - two people stay peer-to-peer; a third arrives and all three move to
+ *   the SFU without a reload, each then decoding the two others through at
+ *   most two RTCPeerConnections (the longest freeze of a tile during the
+ *   move is printed);
+ * - Janus is SIGKILLed mid-meeting: the pages reconnect by themselves and
+ *   video is back (the time is printed) without a reload;
+ * - the meeting grows to eight, each decoding all seven others (thumbnails
+ *   at the lowest simulcast layer), still with at most two connections each;
+ * - the host removes someone (their media stops, the others go on), then
+ *   ends the meeting for everyone (its SFU room is destroyed).
+ */
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import type { Browser } from 'playwright-core';
+import { openTestDatabase, type TestDatabase } from '../support/databases.ts';
+import { client, seedOrganization, startServer, type Client, type TestServer } from '../support/server.ts';
+import { browserSkipReason, joinAs, launch, openParticipant, waitForParticipants, waitUntil, type Participant } from '../browser/support.ts';
+import { JANUS_BIN, janusSkipReason, testRtpPorts } from './support.ts';
+
+const skip = janusSkipReason() ?? browserSkipReason();
+const WAIT = 60_000;
+const FAST = { probeIntervalMs: 500, downAfterMs: 2500, reconnectDelayMs: 200 };
+
+interface Person extends Participant {
+  name: string;
+}
+
+type Path = { mode: string; connections: number; sfu: unknown };
+const pathOf = (p: Person): Promise<Path> => p.page.evaluate(() => (window as any).foyer.mediaPath());
+const frames = (p: Person): Promise<Record<string, number>> => p.page.evaluate(() => (window as any).foyer.framesDecoded());
+const selfId = (p: Person): Promise<string> => p.page.evaluate(() => (window as any).foyer.selfId());
+
+/** Waits until `viewer` decodes more than `by` new frames from each of the others it lists. */
+async function decodesEveryone(viewer: Person, others: number, by = 10): Promise<Record<string, number>> {
+  const start = await frames(viewer);
+  let last: Record<string, number> = start;
+  return waitUntil(`${viewer.name} decoding video from ${others} others`, async () => {
+    const now = (last = await frames(viewer));
+    const growing = Object.entries(now).filter(([id, n]) => n - (start[id] ?? 0) > by);
+    return growing.length >= others ? now : undefined;
+  }, { timeout: WAIT, interval: 500 }).catch(async (error: Error) => {
+    const pairs = await viewer.page.evaluate(() => (window as any).foyer.sfuPairs?.()).catch(() => null);
+    throw new Error(`${error.message}; frames ${JSON.stringify(start)} → ${JSON.stringify(last)}; path ${JSON.stringify(await pathOf(viewer))}; pairs ${JSON.stringify(pairs)}`);
+  });
+}
+
+describe('meetings through the SFU (Chromium, a local Janus)', { skip, timeout: 600_000 }, () => {
+  let db: TestDatabase;
+  let server: TestServer;
+  let api: Client;
+  let browser: Browser;
+  let url: string;
+  const people: Person[] = [];
+  const figures: Record<string, unknown> = {};
+
+  before(async () => {
+    db = await openTestDatabase('sqlite');
+    server = await startServer(
+      db.store,
+      {
+        sfu: { janus: { kind: 'local', bin: JANUS_BIN! }, rtpPorts: testRtpPorts(), publicIp: undefined, fromParticipants: 3, videoSlots: 9 },
+        ...(process.env.SFU_TEST_LOG ? { logLevel: process.env.SFU_TEST_LOG as 'warn' } : {}),
+      },
+      { sfu: { tuning: FAST, iceInterfaces: 'lo' }, logger: Boolean(process.env.SFU_TEST_LOG) },
+    );
+    await waitUntil('the local Janus up', async () => server.sfu!.health() === 'ok', { timeout: 30_000 });
+    const seeded = await seedOrganization(server.ctx, 'basic');
+    api = client(server.baseUrl, seeded);
+    const created = await api.post('/v3/meeting', { json: {} });
+    assert.equal(created.status, 201, created.text);
+    const redirect = new URL(created.body.redirectUrl);
+    url = server.origin + redirect.pathname + redirect.search;
+    browser = await launch();
+  });
+
+  after(async () => {
+    console.log(`sfu meeting figures ${JSON.stringify(figures)}`);
+    await browser?.close();
+    await server?.close();
+    await db?.dispose();
+  });
+
+  async function arrive(name: string): Promise<Person> {
+    const p = await openParticipant(browser, url);
+    await joinAs(p.page, name, WAIT);
+    // A page that reloads loses this mark.
+    await p.page.evaluate(() => ((window as any).notReloaded = true));
+    const person = { ...p, name };
+    people.push(person);
+    return person;
+  }
+
+  it('keeps two people peer-to-peer and moves everyone to the SFU when a third arrives, without a reload', async () => {
+    const ann = await arrive('Ann');
+    const bob = await arrive('Bob');
+    for (const p of [ann, bob]) await waitForParticipants(p.page, ['Ann', 'Bob'], WAIT);
+    await decodesEveryone(ann, 1);
+    assert.deepEqual(await pathOf(ann), { mode: 'mesh', connections: 1, sfu: null });
+    assert.deepEqual(await pathOf(bob), { mode: 'mesh', connections: 1, sfu: null });
+
+    // Ann's view of Bob, sampled through the move: the longest time without a new frame.
+    const bobId = await selfId(bob);
+    let sampling = true;
+    let longest = 0;
+    const sampler = (async () => {
+      let last = -1;
+      let since = Date.now();
+      while (sampling) {
+        const n = (await frames(ann).catch(() => ({}) as Record<string, number>))[bobId] ?? 0;
+        const now = Date.now();
+        if (n !== last) {
+          longest = Math.max(longest, now - since);
+          last = n;
+          since = now;
+        }
+        await new Promise((r) => setTimeout(r, 100));
+      }
+    })();
+    const cat = await arrive('Cat');
+    for (const p of people) await waitForParticipants(p.page, ['Ann', 'Bob', 'Cat'], WAIT);
+    for (const p of people) {
+      await waitUntil(`${p.name} on the SFU`, async () => (await pathOf(p)).mode === 'sfu', { timeout: WAIT });
+    }
+    for (const p of people) await decodesEveryone(p, 2);
+    // Handed over: no mesh connection left.
+    for (const p of people) await waitUntil(`${p.name} holding only the SFU's two connections`, async () => (await pathOf(p)).connections === 2 ? true : undefined, { timeout: WAIT });
+    sampling = false;
+    await sampler;
+    figures.longestFreezeDuringMoveMs = longest;
+    for (const p of [ann, bob, cat]) assert.equal(await p.page.evaluate(() => (window as any).notReloaded), true, `${p.name} did not reload`);
+  });
+
+  it('comes back by itself after Janus is killed: the meeting gets a room again, video returns without a reload', async () => {
+    const pid = server.sfu!.localPid;
+    assert.ok(pid, 'the local Janus runs');
+    const watchers = people;
+    const killedAt = Date.now();
+    process.kill(pid, 'SIGKILL');
+    await waitUntil('Janus noticed down', async () => server.sfu!.health() === 'down' || server.sfu!.localPid !== pid, { timeout: 10_000, interval: 50 });
+    figures.janusDownNoticedMs = Date.now() - killedAt;
+    // Video from everyone again, at the first three (each decoding seven).
+    for (const p of watchers) await decodesEveryone(p, people.length - 1, 5);
+    figures.videoBackAfterKillMs = Date.now() - killedAt;
+    for (const p of people) assert.equal(await p.page.evaluate(() => (window as any).notReloaded), true, `${p.name} did not reload`);
+  });
+
+  it('carries eight people, each decoding the seven others through two connections', async () => {
+    for (const name of ['Dan', 'Eve', 'Fay', 'Gus', 'Hal']) await arrive(name);
+    const names = people.map((p) => p.name);
+    for (const p of people) await waitForParticipants(p.page, names, WAIT);
+    const startedAt = Date.now();
+    for (const p of people) await decodesEveryone(p, 7);
+    figures.eightDecodingAllMs = Date.now() - startedAt;
+    for (const p of people) {
+      const path = await pathOf(p);
+      assert.equal(path.mode, 'sfu', `${p.name} on the SFU`);
+      assert.ok(path.connections <= 2, `${p.name} holds ${path.connections} connections`);
+    }
+    // Seven thumbnails in a grid: each gets the lowest simulcast layer (a quarter of the camera's width), not the full picture.
+    const sizes = await waitUntil('thumbnails at the lowest layer', async () => {
+      const stats: Record<string, { frameWidth: number }> = await people[0]!.page.evaluate(() => (window as any).foyer.stats());
+      const widths = Object.values(stats).map((s) => s.frameWidth);
+      return widths.length === 7 && widths.every((w) => w > 0 && w <= 200) ? widths : undefined;
+    }, { timeout: WAIT });
+    figures.thumbnailWidths = sizes;
+  });
+
+  it('lets the host remove someone from the SFU room, and end the meeting, which destroys the room', async () => {
+    const meetingId = new URL(url).pathname.split('/').pop()!;
+    const place = { kind: 'meeting' as const, id: meetingId };
+    const placement = await db.store.findPlacement(place);
+    assert.ok(placement, 'the meeting is placed');
+    const janus = server.sfu!.servers.find((s) => s.label === placement.server)!;
+    const hal = people.pop()!;
+    const halId = await selfId(hal);
+    await waitUntil('Hal publishing in the SFU room', async () => (await janus.participants(placement.room)).some((p) => p.display === halId));
+    const removed = await api.delete(`/v3/meeting/${meetingId}/participants/${halId}`);
+    assert.ok(removed.status < 300, removed.text);
+    await waitUntil('Hal gone from the SFU room', async () => !(await janus.participants(placement.room)).some((p) => p.display === halId) ? true : undefined, { timeout: 10_000 });
+    await hal.page.waitForFunction(() => (window as any).foyer.phase() === 'ended' || (window as any).foyer.closes().includes(4460), undefined, { timeout: WAIT });
+    // The others go on, with one person less.
+    await decodesEveryone(people[0]!, 6, 5);
+
+    const ended = await api.post(`/v3/meeting/${meetingId}/end`, { json: {} });
+    assert.ok(ended.status < 300, ended.text);
+    await waitUntil('the placement forgotten', async () => ((await db.store.findPlacement(place)) === undefined ? true : undefined), { timeout: 10_000 });
+    await assert.rejects(janus.participants(placement.room), /426|No such room/i, 'the SFU room is destroyed');
+  });
+});
