@@ -19,6 +19,7 @@ import { ValidationError, type FieldError } from './errors.ts';
 import { recordChange } from './organization-changes.ts';
 import { authorize } from './policies.ts';
 import { isLoopback } from './sso.ts';
+import type { KeyPorts, MemberPorts } from './ports/aggregates.ts';
 
 export const MAX_ALLOWED_ORIGINS = 50;
 const MAX_ORIGIN_CHARS = 200;
@@ -43,11 +44,11 @@ export function parseOrigin(raw: string): { origin: string } | { problem: string
 }
 
 /** The organization's allowed origins, as the pages use them (no actor: every visitor of a page gets its policy). */
-export async function allowedOriginsOf(ctx: DomainContext, organizationId: string): Promise<string[]> {
+export async function allowedOriginsOf(ctx: DomainContext<MemberPorts & KeyPorts>, organizationId: string): Promise<string[]> {
   return ctx.store.listAllowedOrigins(organizationId);
 }
 
-export async function getAllowedOrigins(ctx: DomainContext, actor: Actor): Promise<string[]> {
+export async function getAllowedOrigins(ctx: DomainContext<MemberPorts & KeyPorts>, actor: Actor): Promise<string[]> {
   authorize(actor, 'origins.manage');
   return ctx.store.listAllowedOrigins(actor.organization.id);
 }
@@ -57,7 +58,7 @@ export async function getAllowedOrigins(ctx: DomainContext, actor: Actor): Promi
  * after normalizing count once). Every bad entry is reported, as
  * `origins.<index>`, and nothing changes. Returns the new list.
  */
-export async function setAllowedOrigins(ctx: DomainContext, actor: Actor, values: readonly string[]): Promise<string[]> {
+export async function setAllowedOrigins(ctx: DomainContext<MemberPorts & KeyPorts>, actor: Actor, values: readonly string[]): Promise<string[]> {
   authorize(actor, 'origins.manage');
   const errors: FieldError[] = [];
   const origins: string[] = [];

@@ -6,10 +6,17 @@
  * writes, and the events they raise, commit together.
  */
 import type { DomainEvent, EventPublisher } from './events.ts';
+import type { Transactional } from './ports/aggregates.ts';
 import type { Store } from './ports/store.ts';
 
-export interface DomainContext {
-  store: Store;
+/**
+ * `S` is the storage a command may touch: one aggregate's port, or
+ * several joined (`DomainContext<MeetingPorts & MemberPorts>`); the whole
+ * `Store` by default. A context with more storage serves a command that
+ * needs less.
+ */
+export interface DomainContext<S extends Transactional = Store> {
+  store: S;
   /** The clock; injectable so lifecycle rules can be tested without waiting. */
   now(): Date;
   /** The spec's `{redirect_host}`, without a trailing slash. */
@@ -96,7 +103,11 @@ export interface RetryPolicy {
  * by itself: its `retry` policy is handed to the outermost unit, which
  * rolls back and runs its whole work again (and only the outermost does).
  */
-export async function transact<T>(ctx: DomainContext, work: (tx: DomainContext) => Promise<T>, options: { retry?: RetryPolicy } = {}): Promise<T> {
+export async function transact<T, S extends Transactional = Store>(
+  ctx: DomainContext<S>,
+  work: (tx: DomainContext<S>) => Promise<T>,
+  options: { retry?: RetryPolicy } = {},
+): Promise<T> {
   if (ctx.unitOfWork) {
     if (options.retry) ctx.unitOfWork.retryOn(options.retry);
     return work(ctx);
@@ -108,7 +119,8 @@ export async function transact<T>(ctx: DomainContext, work: (tx: DomainContext) 
       const result = await ctx.store.transaction(async (store) => {
         raised = [];
         const unitOfWork: UnitOfWork = { raise: (event) => raised.push(event), retryOn: (policy) => policies.push(policy) };
-        const value = await work({ ...ctx, store, unitOfWork });
+        // The transaction's store is the whole Store, so it has every port S names.
+        const value = await work({ ...ctx, store: store as unknown as S, unitOfWork });
         await ctx.events.recordInTransaction(store, raised);
         return value;
       });
@@ -121,7 +133,7 @@ export async function transact<T>(ctx: DomainContext, work: (tx: DomainContext) 
 }
 
 /** Raises an event of the running unit of work. */
-export function raise(ctx: DomainContext, event: DomainEvent): void {
+export function raise(ctx: Pick<DomainContext, 'unitOfWork'>, event: DomainEvent): void {
   if (!ctx.unitOfWork) throw new Error('An event was raised outside a unit of work (see transact).');
   ctx.unitOfWork.raise(event);
 }

@@ -22,6 +22,7 @@ import { authorize } from './policies.ts';
 import type { ApiKeyStore, OrganizationStore } from './ports/store.ts';
 import { checkText } from './text.ts';
 import type { ApiKey, Organization } from './types.ts';
+import type { KeyPorts, MemberPorts } from './ports/aggregates.ts';
 
 const PUBLIC_KEY_PREFIX = 'fk_';
 const SECRET_PREFIX = 'fs_';
@@ -80,7 +81,7 @@ export function keyInputErrors(input: { name?: string; expiresAt: Date | null },
  * an expiry must lie in the future.
  */
 export async function createApiKey(
-  ctx: DomainContext,
+  ctx: DomainContext<KeyPorts>,
   actor: Actor,
   input: { name?: string; expiresAt: Date | null },
 ): Promise<IssuedKey> {
@@ -106,7 +107,7 @@ export async function createApiKey(
   return { key, secret };
 }
 
-export async function listApiKeys(ctx: DomainContext, actor: Actor): Promise<ApiKey[]> {
+export async function listApiKeys(ctx: DomainContext<KeyPorts>, actor: Actor): Promise<ApiKey[]> {
   authorize(actor, 'apiKey.manage');
   return ctx.store.listApiKeys(actor.organization.id);
 }
@@ -116,7 +117,7 @@ export async function listApiKeys(ctx: DomainContext, actor: Actor): Promise<Api
  * or by its id; another organization's key is not found. The
  * `api_key.revoked` event makes every cache of this process forget it.
  */
-export async function revokeApiKey(ctx: DomainContext, actor: Actor, ref: string | { id: string }): Promise<ApiKey> {
+export async function revokeApiKey(ctx: DomainContext<KeyPorts>, actor: Actor, ref: string | { id: string }): Promise<ApiKey> {
   authorize(actor, 'apiKey.manage');
   const orgId = actor.organization.id;
   return transact(ctx, async (tx) => {
@@ -130,7 +131,7 @@ export async function revokeApiKey(ctx: DomainContext, actor: Actor, ref: string
 }
 
 /** The organization a public key belongs to, for the operator who names only the key. */
-export async function keyOrganization(ctx: DomainContext, publicKey: string): Promise<Organization> {
+export async function keyOrganization(ctx: DomainContext<KeyPorts & MemberPorts>, publicKey: string): Promise<Organization> {
   const key = await ctx.store.findApiKey(publicKey);
   const organization = key && (await ctx.store.findOrganization(key.organizationId));
   if (!organization) throw new NotFoundError('API key');
@@ -150,7 +151,7 @@ export function isKeyUsable(key: ApiKey, now: Date): boolean {
  * same `UnauthorizedError`, so a caller learns nothing about which part was wrong.
  */
 export async function authenticate(
-  ctx: DomainContext,
+  ctx: DomainContext<KeyPorts & MemberPorts>,
   publicKey: string | undefined,
   secret: string | undefined,
   lookups: CredentialLookups = ctx.store,

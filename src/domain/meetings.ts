@@ -6,6 +6,7 @@
  */
 import type { Actor } from './actors.ts';
 import { raise, transact, type DomainContext } from './context.ts';
+import type { MeetingPorts, MemberPorts, PlacePorts } from './ports/aggregates.ts';
 import { ConflictError, NotFoundError, ValidationError, type FieldError } from './errors.ts';
 import { isUuidV4, newId, randomBase62 } from './ids.ts';
 import { readPage, type Page } from './pages.ts';
@@ -136,7 +137,7 @@ function checkQueryParameters(errors: FieldError[], value: unknown): QueryParame
   return result;
 }
 
-export async function createMeeting(ctx: DomainContext, actor: Actor, input: CreateMeetingInput): Promise<Meeting> {
+export async function createMeeting(ctx: DomainContext<MeetingPorts & MemberPorts & PlacePorts>, actor: Actor, input: CreateMeetingInput): Promise<Meeting> {
   authorize(actor, 'meeting.manage');
   const org = actor.organization;
   const errors: FieldError[] = [];
@@ -209,7 +210,7 @@ export async function createMeeting(ctx: DomainContext, actor: Actor, input: Cre
 const UNUSABLE_MEETING_ID: FieldError = { field: 'meetingId', message: 'meetingId must be a new UUID v4 (or left out).' };
 
 /** Whether no meeting holds this id, or one of `organizationId`'s does. */
-async function idFreeOrOwn(ctx: DomainContext, organizationId: string, id: string): Promise<boolean> {
+async function idFreeOrOwn(ctx: DomainContext<PlacePorts>, organizationId: string, id: string): Promise<boolean> {
   const holder = await ctx.store.live.findMeetingRecord({ id: id.toLowerCase() });
   return !holder || holder.organizationId === organizationId;
 }
@@ -226,7 +227,7 @@ const SHORT_CODE_RETRY = {
  * collision (see `transact`) it draws another. A taken id can only be a
  * client-chosen one, so it is reported as `meetingId`.
  */
-async function insertMeeting(ctx: DomainContext, meeting: Meeting, withShortCode: boolean): Promise<void> {
+async function insertMeeting(ctx: DomainContext<MeetingPorts & PlacePorts>, meeting: Meeting, withShortCode: boolean): Promise<void> {
   try {
     await transact(
       ctx,
@@ -247,7 +248,7 @@ async function insertMeeting(ctx: DomainContext, meeting: Meeting, withShortCode
   }
 }
 
-export async function getMeeting(ctx: DomainContext, actor: Actor, id: string): Promise<Meeting> {
+export async function getMeeting(ctx: DomainContext<MeetingPorts>, actor: Actor, id: string): Promise<Meeting> {
   authorize(actor, 'meeting.manage');
   const meeting = isUuidV4(id) ? await ctx.store.findMeeting(actor.organization.id, id.toLowerCase()) : undefined;
   if (!meeting) throw new NotFoundError('meeting');
@@ -255,7 +256,7 @@ export async function getMeeting(ctx: DomainContext, actor: Actor, id: string): 
 }
 
 /** Deletes (ends) a meeting at once, raising `meeting.ended`; returns it as it was. */
-export async function deleteMeeting(ctx: DomainContext, actor: Actor, id: string): Promise<Meeting> {
+export async function deleteMeeting(ctx: DomainContext<MeetingPorts>, actor: Actor, id: string): Promise<Meeting> {
   authorize(actor, 'meeting.manage');
   if (!isUuidV4(id)) throw new NotFoundError('meeting');
   return transact(ctx, async (tx) => {
@@ -272,7 +273,7 @@ export async function deleteMeeting(ctx: DomainContext, actor: Actor, id: string
  * API client) decides: a waiting-list call that is over, a host ending a
  * meeting. Raises `meeting.ended` (reason `closed`); the page then answers 410.
  */
-export async function endMeeting(ctx: DomainContext, meetingId: string, byUserId?: string, byApiKeyId?: string): Promise<Meeting | undefined> {
+export async function endMeeting(ctx: DomainContext<MeetingPorts>, meetingId: string, byUserId?: string, byApiKeyId?: string): Promise<Meeting | undefined> {
   return transact(ctx, async (tx) => {
     const at = tx.now();
     const meeting = await tx.store.closeMeeting(meetingId, at);
@@ -283,7 +284,7 @@ export async function endMeeting(ctx: DomainContext, meetingId: string, byUserId
 }
 
 /** The organization's meetings, newest first, deleted ones included (their state says so). */
-export async function listMeetings(ctx: DomainContext, actor: Actor, page: PageRequest): Promise<Page<Meeting>> {
+export async function listMeetings(ctx: DomainContext<MeetingPorts>, actor: Actor, page: PageRequest): Promise<Page<Meeting>> {
   authorize(actor, 'meeting.manage');
   return readPage(page, (p) => ctx.store.listMeetings(actor.organization.id, p));
 }

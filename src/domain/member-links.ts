@@ -21,6 +21,7 @@ import { memberSubject, recordChange } from './organization-changes.ts';
 import { addUser, findMember, type AddUserInput, type MemberRef } from './organizations.ts';
 import { authorize } from './policies.ts';
 import type { MemberLink, MemberLinkPurpose, Organization, User } from './types.ts';
+import type { KeyPorts, MemberPorts } from './ports/aggregates.ts';
 
 /** How long an operator's invitation or reset link works. */
 export const OPERATOR_LINK_HOURS = 72;
@@ -49,7 +50,7 @@ export interface IssuedLink {
 }
 
 async function issue(
-  ctx: DomainContext,
+  ctx: DomainContext<MemberPorts & KeyPorts>,
   org: Organization,
   user: User,
   purpose: MemberLinkPurpose,
@@ -100,7 +101,7 @@ async function issue(
  * themselves, or the operator issues one).
  */
 export async function issueMemberLink(
-  ctx: DomainContext,
+  ctx: DomainContext<MemberPorts & KeyPorts>,
   actor: Actor,
   ref: MemberRef | string,
   purpose: MemberLinkPurpose,
@@ -115,7 +116,7 @@ export async function issueMemberLink(
 }
 
 /** Adds a member and issues their invitation (mailed when mail is configured, otherwise to be handed over). */
-export async function inviteMember(ctx: DomainContext, actor: Actor, input: AddUserInput, lang?: string): Promise<IssuedLink> {
+export async function inviteMember(ctx: DomainContext<MemberPorts & KeyPorts>, actor: Actor, input: AddUserInput, lang?: string): Promise<IssuedLink> {
   const user = await addUser(ctx, actor, input);
   return issueMemberLink(ctx, actor, { userId: user.id }, 'invite', lang);
 }
@@ -139,7 +140,7 @@ export interface ResetRequest {
  * mails an hour, so nobody can fill a mailbox through the form. Does
  * nothing without a mailer.
  */
-export async function requestPasswordReset(ctx: DomainContext, request: ResetRequest): Promise<{ throttled: boolean; delivery: Promise<void> }> {
+export async function requestPasswordReset(ctx: DomainContext<MemberPorts & KeyPorts>, request: ResetRequest): Promise<{ throttled: boolean; delivery: Promise<void> }> {
   const now = ctx.now();
   const since = new Date(now.getTime() - RESET_WINDOW_MS);
   if ((await ctx.store.countSignInFailures({ address: request.address }, since)) >= MAX_RESET_REQUESTS_PER_ADDRESS) {
@@ -150,7 +151,7 @@ export async function requestPasswordReset(ctx: DomainContext, request: ResetReq
   return { throttled: false, delivery: mailResetLinks(ctx, request.email, request.lang) };
 }
 
-async function mailResetLinks(ctx: DomainContext, email: string, lang: string | undefined): Promise<void> {
+async function mailResetLinks(ctx: DomainContext<MemberPorts & KeyPorts>, email: string, lang: string | undefined): Promise<void> {
   if (!ctx.mailer) return;
   const since = new Date(ctx.now().getTime() - 3_600_000);
   for (const user of await ctx.store.findUsersByEmail(email.trim())) {
@@ -166,7 +167,7 @@ async function mailResetLinks(ctx: DomainContext, email: string, lang: string | 
 const UNUSABLE = 'This link has expired or was already used. Ask for a new one.';
 
 /** The member a link is for, while it still works (to greet them on the page); not-found otherwise. */
-export async function memberOfLink(ctx: DomainContext, token: string): Promise<{ user: User; link: MemberLink }> {
+export async function memberOfLink(ctx: DomainContext<MemberPorts & KeyPorts>, token: string): Promise<{ user: User; link: MemberLink }> {
   const link = await ctx.store.findMemberLink(tokenHash(token));
   const user = link && !link.usedAt && link.expiresAt > ctx.now() ? await ctx.store.findUser(link.organizationId, link.userId) : undefined;
   if (!link || !user) throw new NotFoundError('link', UNUSABLE);
@@ -174,7 +175,7 @@ export async function memberOfLink(ctx: DomainContext, token: string): Promise<{
 }
 
 /** Sets the member's password through a link, uses the link up, and signs the member out everywhere. */
-export async function setPasswordWithLink(ctx: DomainContext, token: string, password: string): Promise<User> {
+export async function setPasswordWithLink(ctx: DomainContext<MemberPorts & KeyPorts>, token: string, password: string): Promise<User> {
   const { user } = await memberOfLink(ctx, token);
   const problem = passwordProblem(password, user);
   if (problem) throw ValidationError.field('password', problem);

@@ -16,22 +16,23 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
 import { memberActor, type Actor } from './actors.ts';
 import type { DomainContext } from './context.ts';
 import { isUuidV4 } from './ids.ts';
+import type { MemberPorts, PlacePorts } from './ports/aggregates.ts';
 
 const SHAPE = /^([0-9a-f-]{36})\.(\d{1,12})\.([A-Za-z0-9_-]{43})$/;
 
-function mac(ctx: DomainContext, meetingId: string, userId: string, expires: number): string {
+function mac(ctx: DomainContext<MemberPorts>, meetingId: string, userId: string, expires: number): string {
   const key = createHmac('sha256', ctx.secretPepper).update('foyer/member-pass').digest();
   return createHmac('sha256', key).update(`${meetingId}|${userId}|${expires}`).digest('base64url');
 }
 
 /** A pass for `userId` to `meetingId`. */
-export function issueMemberPass(ctx: DomainContext, meetingId: string, userId: string): string {
+export function issueMemberPass(ctx: DomainContext<MemberPorts>, meetingId: string, userId: string): string {
   const expires = Math.floor(ctx.now().getTime() / 1000) + ctx.members.sessionMaxHours * 3600;
   return `${userId}.${expires}.${mac(ctx, meetingId, userId, expires)}`;
 }
 
 /** The member a pass admits to `meetingId` now, or null when it is not a valid pass for it (or the member is gone). */
-export async function memberOfPass(ctx: DomainContext, pass: string | null | undefined, meetingId: string): Promise<Actor | null> {
+export async function memberOfPass(ctx: DomainContext<MemberPorts & PlacePorts>, pass: string | null | undefined, meetingId: string): Promise<Actor | null> {
   const match = pass ? SHAPE.exec(pass) : null;
   if (!match || !isUuidV4(meetingId)) return null;
   const [, userId, expiresText, given] = match as unknown as [string, string, string, string];

@@ -15,10 +15,11 @@ import { readPage, type Page } from './pages.ts';
 import { authorize } from './policies.ts';
 import type { PageRequest } from './ports/store.ts';
 import type { ChangeActor, OrganizationChange, OrganizationChangeAction, User } from './types.ts';
+import type { KeyPorts, MemberPorts } from './ports/aggregates.ts';
 
 export type { ChangeActor, OrganizationChange, OrganizationChangeAction };
 
-async function changeActor(ctx: DomainContext, actor: Actor): Promise<ChangeActor> {
+async function changeActor(ctx: DomainContext<MemberPorts & KeyPorts>, actor: Actor): Promise<ChangeActor> {
   switch (actor.kind) {
     case 'member':
       return { kind: 'member', id: actor.user.id, label: `${actor.user.fullName} <${actor.user.email}>` };
@@ -37,7 +38,7 @@ export function memberSubject(user: User): { id: string; label: string } {
 
 /** Writes the record of a change; call it inside the change's unit of work (see `transact`). */
 export async function recordChange(
-  ctx: DomainContext,
+  ctx: DomainContext<MemberPorts & KeyPorts>,
   actor: Actor,
   action: OrganizationChangeAction,
   subject: OrganizationChange['subject'],
@@ -57,7 +58,7 @@ export async function recordChange(
 }
 
 /** One page of the organization's changes, newest first; for its administrators and the operator. */
-export async function listOrganizationChanges(ctx: DomainContext, actor: Actor, page: PageRequest): Promise<Page<OrganizationChange>> {
+export async function listOrganizationChanges(ctx: DomainContext<MemberPorts>, actor: Actor, page: PageRequest): Promise<Page<OrganizationChange>> {
   authorize(actor, 'organization.audit');
   return readPage(page, (p) => ctx.store.listOrganizationChanges(actor.organization.id, p));
 }

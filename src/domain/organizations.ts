@@ -21,6 +21,7 @@ import { endSignInSessions } from './sign-in-sessions.ts';
 import { slugProblem, slugify } from './slugs.ts';
 import { checkText, isEmail } from './text.ts';
 import type { Organization, OrganizationRole, OrganizationType, User } from './types.ts';
+import type { KeyPorts, MemberPorts } from './ports/aggregates.ts';
 
 export const ORGANIZATION_TYPES: readonly OrganizationType[] = ['medical', 'basic'];
 export const ORGANIZATION_ROLES: readonly OrganizationRole[] = ['USER', 'ADMIN'];
@@ -32,7 +33,7 @@ export interface CreateOrganizationInput {
 }
 
 export async function createOrganization(
-  ctx: DomainContext,
+  ctx: DomainContext<MemberPorts & KeyPorts>,
   input: CreateOrganizationInput,
 ): Promise<Organization> {
   const errors: FieldError[] = [];
@@ -59,25 +60,25 @@ export async function createOrganization(
 }
 
 /** By id or slug; throws not_found. */
-export async function getOrganization(ctx: DomainContext, idOrSlug: string): Promise<Organization> {
+export async function getOrganization(ctx: DomainContext<MemberPorts & KeyPorts>, idOrSlug: string): Promise<Organization> {
   const org = await ctx.store.findOrganization(idOrSlug);
   if (!org) throw new NotFoundError('organization');
   return org;
 }
 
-export async function listOrganizations(ctx: DomainContext): Promise<Organization[]> {
+export async function listOrganizations(ctx: DomainContext<MemberPorts & KeyPorts>): Promise<Organization[]> {
   return ctx.store.listOrganizations();
 }
 
 /** The ids of the organization's members who have set a password (the others have only their invitation or sign-on). */
-export async function membersWithPassword(ctx: DomainContext, actor: Actor): Promise<string[]> {
+export async function membersWithPassword(ctx: DomainContext<MemberPorts & KeyPorts>, actor: Actor): Promise<string[]> {
   authorize(actor, 'organization.read');
   return ctx.store.usersWithPassword(actor.organization.id);
 }
 
 /** What `GET /organizations` shows: the organization with all its users. */
 export async function readOrganization(
-  ctx: DomainContext,
+  ctx: DomainContext<MemberPorts & KeyPorts>,
   actor: Actor,
 ): Promise<{ organization: Organization; users: User[] }> {
   authorize(actor, 'organization.read');
@@ -90,7 +91,7 @@ export interface AddUserInput {
   role?: string;
 }
 
-export async function addUser(ctx: DomainContext, actor: Actor, input: AddUserInput): Promise<User> {
+export async function addUser(ctx: DomainContext<MemberPorts & KeyPorts>, actor: Actor, input: AddUserInput): Promise<User> {
   authorize(actor, 'user.manage');
   const org = actor.organization;
   const errors: FieldError[] = [];
@@ -122,7 +123,7 @@ export async function addUser(ctx: DomainContext, actor: Actor, input: AddUserIn
 /** A member of the actor's organization, by id or by email (case-insensitively); not-found otherwise. */
 export type MemberRef = { userId: string } | { email: string };
 
-export async function findMember(ctx: DomainContext, actor: Actor, ref: MemberRef): Promise<User> {
+export async function findMember(ctx: DomainContext<MemberPorts & KeyPorts>, actor: Actor, ref: MemberRef): Promise<User> {
   const org = actor.organization;
   const user = 'userId' in ref ? await ctx.store.findUser(org.id, ref.userId) : await ctx.store.findUserByEmail(org.id, ref.email.trim());
   if (!user) throw new NotFoundError('user');
@@ -130,14 +131,14 @@ export async function findMember(ctx: DomainContext, actor: Actor, ref: MemberRe
 }
 
 /** Refuses a member's change that would leave the organization without an ADMIN. */
-async function keepAnAdmin(ctx: DomainContext, actor: Actor, leaving: User, field: string): Promise<void> {
+async function keepAnAdmin(ctx: DomainContext<MemberPorts & KeyPorts>, actor: Actor, leaving: User, field: string): Promise<void> {
   if (actor.kind === 'operator' || leaving.role !== 'ADMIN') return;
   const admins = (await ctx.store.listUsers(actor.organization.id)).filter((u) => u.role === 'ADMIN' && u.id !== leaving.id);
   if (admins.length === 0) throw new ConflictError(field, 'The organization needs at least one administrator: make someone else ADMIN first.');
 }
 
 /** Removes a member (from the organization, its boards and queues, and as meetings' owner) and ends their sessions. */
-export async function removeUser(ctx: DomainContext, actor: Actor, ref: MemberRef | string): Promise<User> {
+export async function removeUser(ctx: DomainContext<MemberPorts & KeyPorts>, actor: Actor, ref: MemberRef | string): Promise<User> {
   authorize(actor, 'user.manage');
   const org = actor.organization;
   return transact(ctx, async (tx) => {
@@ -151,7 +152,7 @@ export async function removeUser(ctx: DomainContext, actor: Actor, ref: MemberRe
 }
 
 /** Gives a member another role; taking ADMIN away ends their sessions. Unchanged when the role is the same (and nothing is recorded). */
-export async function changeUserRole(ctx: DomainContext, actor: Actor, ref: MemberRef, role: string): Promise<User> {
+export async function changeUserRole(ctx: DomainContext<MemberPorts & KeyPorts>, actor: Actor, ref: MemberRef, role: string): Promise<User> {
   authorize(actor, 'user.manage');
   const to = role.trim().toUpperCase();
   if (!ORGANIZATION_ROLES.includes(to as OrganizationRole)) throw ValidationError.field('role', 'role is USER or ADMIN.');

@@ -12,6 +12,7 @@ import type { PageRequest } from './ports/store.ts';
 import { slugProblem } from './slugs.ts';
 import { checkText } from './text.ts';
 import type { Room } from './types.ts';
+import type { MeetingPorts } from './ports/aggregates.ts';
 
 export const ROOM_TITLE_MAX = 200;
 
@@ -20,7 +21,7 @@ export interface CreateRoomInput {
   title?: string | undefined;
 }
 
-export async function createRoom(ctx: DomainContext, actor: Actor, input: CreateRoomInput): Promise<Room> {
+export async function createRoom(ctx: DomainContext<MeetingPorts>, actor: Actor, input: CreateRoomInput): Promise<Room> {
   authorize(actor, 'room.manage');
   const errors: FieldError[] = [];
   if (input.slug === undefined || input.slug === '') {
@@ -44,7 +45,7 @@ export async function createRoom(ctx: DomainContext, actor: Actor, input: Create
   return room;
 }
 
-export async function getRoom(ctx: DomainContext, actor: Actor, slug: string): Promise<Room> {
+export async function getRoom(ctx: DomainContext<MeetingPorts>, actor: Actor, slug: string): Promise<Room> {
   authorize(actor, 'room.manage');
   const room = await ctx.store.findRoom(actor.organization.id, slug);
   if (!room) throw new NotFoundError('room');
@@ -52,7 +53,7 @@ export async function getRoom(ctx: DomainContext, actor: Actor, slug: string): P
 }
 
 /** The organization's rooms, newest first. */
-export async function listRooms(ctx: DomainContext, actor: Actor, page: PageRequest): Promise<Page<Room>> {
+export async function listRooms(ctx: DomainContext<MeetingPorts>, actor: Actor, page: PageRequest): Promise<Page<Room>> {
   authorize(actor, 'room.manage');
   return readPage(page, (p) => ctx.store.listRooms(actor.organization.id, p));
 }

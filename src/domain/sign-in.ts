@@ -29,6 +29,7 @@ import { raise, transact, type DomainContext } from './context.ts';
 import { tokenHash } from './member-links.ts';
 import { hashPassword, needsRehash, spendVerification, verifyPassword } from './passwords.ts';
 import type { MemberSession, Organization, User } from './types.ts';
+import type { MemberPorts } from './ports/aggregates.ts';
 
 /** Failures older than this are forgotten by the throttle. */
 export const SIGN_IN_WINDOW_MS = 60 * 60_000;
@@ -65,7 +66,7 @@ export function throttleDelayMs(failures: number, free: number): number {
 }
 
 /** Milliseconds the attempt must still wait: per address, and per account from this address. */
-async function throttleWait(ctx: DomainContext, email: string, address: string): Promise<number> {
+async function throttleWait(ctx: DomainContext<MemberPorts>, email: string, address: string): Promise<number> {
   const now = ctx.now().getTime();
   const since = new Date(now - SIGN_IN_WINDOW_MS);
   const wait = ({ count, latest }: { count: number; latest: Date | undefined }, free: number) =>
@@ -76,7 +77,7 @@ async function throttleWait(ctx: DomainContext, email: string, address: string):
   );
 }
 
-export async function signIn(ctx: DomainContext, input: SignInInput): Promise<SignInResult> {
+export async function signIn(ctx: DomainContext<MemberPorts>, input: SignInInput): Promise<SignInResult> {
   const email = input.email.trim();
   const wait = await throttleWait(ctx, email, input.address);
   if (wait > 0) return { ok: false, reason: 'throttled', retryAfterSeconds: Math.ceil(wait / 1000) };
@@ -120,7 +121,7 @@ export async function signIn(ctx: DomainContext, input: SignInInput): Promise<Si
 
 /** Opens a session for a member who proved who they are (password or single sign-on); returns the cookie value. */
 export async function startSession(
-  ctx: DomainContext,
+  ctx: DomainContext<MemberPorts>,
   user: User,
   method: MemberSession['method'],
 ): Promise<{ token: string; session: MemberSession }> {
@@ -140,7 +141,7 @@ export async function startSession(
 }
 
 /** The member behind a session cookie, while the session lasts; undefined otherwise (and the ended session is removed). */
-export async function currentMember(ctx: DomainContext, token: string | undefined): Promise<{ actor: Actor; session: MemberSession } | undefined> {
+export async function currentMember(ctx: DomainContext<MemberPorts>, token: string | undefined): Promise<{ actor: Actor; session: MemberSession } | undefined> {
   if (!token || token.length > 100) return undefined;
   const idHash = tokenHash(token);
   const session = await ctx.store.findMemberSession(idHash);
@@ -157,7 +158,7 @@ export async function currentMember(ctx: DomainContext, token: string | undefine
 }
 
 /** Ends the session of this cookie; `member.signed_out` tells the sockets opened with it to let go of its rights. */
-export async function signOut(ctx: DomainContext, token: string | undefined): Promise<void> {
+export async function signOut(ctx: DomainContext<MemberPorts>, token: string | undefined): Promise<void> {
   if (!token || token.length > 100) return;
   const idHash = tokenHash(token);
   await transact(ctx, async (tx) => {
@@ -169,7 +170,7 @@ export async function signOut(ctx: DomainContext, token: string | undefined): Pr
 }
 
 /** Whether a session still lasts at `now` (neither idle for too long nor past its end). */
-function lasts(ctx: DomainContext, session: MemberSession, now: number): boolean {
+function lasts(ctx: DomainContext<MemberPorts>, session: MemberSession, now: number): boolean {
   return now < session.lastSeenAt.getTime() + ctx.members.sessionIdleMinutes * 60_000 && now < session.expiresAt.getTime();
 }
 
@@ -180,7 +181,7 @@ function lasts(ctx: DomainContext, session: MemberSession, now: number): boolean
  * SESSION_MAX_HOURS. The others are touched as a request touches them: a
  * socket open with a session is that session in use.
  */
-export async function endedSessions(ctx: DomainContext, idHashes: readonly string[]): Promise<Set<string>> {
+export async function endedSessions(ctx: DomainContext<MemberPorts>, idHashes: readonly string[]): Promise<Set<string>> {
   const now = ctx.now().getTime();
   const lasting = new Set<string>();
   for (const session of await ctx.store.findMemberSessions(idHashes)) {
@@ -192,7 +193,7 @@ export async function endedSessions(ctx: DomainContext, idHashes: readonly strin
 }
 
 /** Of these members (who opened a meeting with a pass, not a session), the ones no longer in their organization. */
-export async function goneMembers(ctx: DomainContext, members: ReadonlyArray<{ organizationId: string; userId: string }>): Promise<Set<string>> {
+export async function goneMembers(ctx: DomainContext<MemberPorts>, members: ReadonlyArray<{ organizationId: string; userId: string }>): Promise<Set<string>> {
   const gone = new Set<string>();
   for (const { organizationId, userId } of members) if (!(await ctx.store.findUser(organizationId, userId))) gone.add(userId);
   return gone;

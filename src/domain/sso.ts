@@ -23,6 +23,7 @@ import { authorize } from './policies.ts';
 import { seal, unseal } from './sealing.ts';
 import { startSession } from './sign-in.ts';
 import type { MemberSession, Organization, OrganizationSso } from './types.ts';
+import type { MemberPorts } from './ports/aggregates.ts';
 
 const SEAL_PURPOSE = 'sso-client-secret';
 
@@ -72,14 +73,14 @@ function view(sso: OrganizationSso): SsoView {
   return { issuer: sso.issuer, clientId: sso.clientId, createdAt: sso.createdAt, updatedAt: sso.updatedAt };
 }
 
-function secretKey(ctx: DomainContext): string {
+function secretKey(ctx: DomainContext<MemberPorts>): string {
   if (!ctx.ssoSecretKey) {
     throw ValidationError.field('clientSecret', 'SSO_SECRET_KEY is not set: single sign-on needs it to keep client secrets sealed.');
   }
   return ctx.ssoSecretKey;
 }
 
-export async function configureSso(ctx: DomainContext, actor: Actor, input: SsoInput): Promise<SsoView> {
+export async function configureSso(ctx: DomainContext<MemberPorts>, actor: Actor, input: SsoInput): Promise<SsoView> {
   authorize(actor, 'sso.manage');
   const issuer = input.issuer.trim();
   const clientId = input.clientId.trim();
@@ -105,23 +106,23 @@ export async function configureSso(ctx: DomainContext, actor: Actor, input: SsoI
 }
 
 /** Whether any organization signs its members in with single sign-on (the sign-in page then offers it). */
-export function anyOrganizationHasSso(ctx: DomainContext): Promise<boolean> {
+export function anyOrganizationHasSso(ctx: DomainContext<MemberPorts>): Promise<boolean> {
   return ctx.store.anyOrganizationSso();
 }
 
 /** Whether `organization` has single sign-on configured, usable or not (its secret may not unseal). */
-export async function hasSso(ctx: DomainContext, organization: Organization): Promise<boolean> {
+export async function hasSso(ctx: DomainContext<MemberPorts>, organization: Organization): Promise<boolean> {
   return (await ctx.store.findOrganizationSso(organization.id)) !== undefined;
 }
 
-export async function showSso(ctx: DomainContext, actor: Actor): Promise<SsoView | undefined> {
+export async function showSso(ctx: DomainContext<MemberPorts>, actor: Actor): Promise<SsoView | undefined> {
   authorize(actor, 'sso.manage');
   const sso = await ctx.store.findOrganizationSso(actor.organization.id);
   return sso && view(sso);
 }
 
 /** Turns single sign-on off; false when it was not on. Open sessions stay until they end. */
-export async function removeSso(ctx: DomainContext, actor: Actor): Promise<boolean> {
+export async function removeSso(ctx: DomainContext<MemberPorts>, actor: Actor): Promise<boolean> {
   authorize(actor, 'sso.manage');
   return ctx.store.deleteOrganizationSso(actor.organization.id);
 }
@@ -131,7 +132,7 @@ export async function removeSso(ctx: DomainContext, actor: Actor): Promise<boole
  * none, or when its secret cannot be unsealed (SSO_SECRET_KEY missing or
  * changed: the operator must configure it again).
  */
-export async function ssoClient(ctx: DomainContext, organization: Organization): Promise<SsoClient> {
+export async function ssoClient(ctx: DomainContext<MemberPorts>, organization: Organization): Promise<SsoClient> {
   const sso = await ctx.store.findOrganizationSso(organization.id);
   const clientSecret = sso && ctx.ssoSecretKey ? unseal(ctx.ssoSecretKey, SEAL_PURPOSE, organization.id, sso.clientSecretSealed) : undefined;
   if (!sso || clientSecret === undefined) throw new NotFoundError('sso');
@@ -149,7 +150,7 @@ export type SsoSignInResult =
   | { ok: false; reason: 'email_unverified' | 'not_a_member' };
 
 /** Signs in the member of `organization` the provider vouched for, if there is exactly that one. */
-export async function signInWithSso(ctx: DomainContext, organization: Organization, identity: SsoIdentity): Promise<SsoSignInResult> {
+export async function signInWithSso(ctx: DomainContext<MemberPorts>, organization: Organization, identity: SsoIdentity): Promise<SsoSignInResult> {
   if (typeof identity.email !== 'string' || identity.email === '') return { ok: false, reason: 'not_a_member' };
   // Only the boolean true: a provider that does not vouch for the address does not sign anyone in.
   if (identity.email_verified !== true) return { ok: false, reason: 'email_unverified' };

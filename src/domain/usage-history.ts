@@ -14,6 +14,7 @@ import type { DomainContext } from './context.ts';
 import { authorize } from './policies.ts';
 import type { ApiKey, OrganizationQuota } from './types.ts';
 import { DAY_MS, dayStart, getOrganizationQuota, HOUR_MS, hourStart } from './usage.ts';
+import type { KeyPorts } from './ports/aggregates.ts';
 
 export const HISTORY_HOURS = 48;
 export const HISTORY_DAYS = 30;
@@ -79,7 +80,7 @@ function periods(last: number, count: number, step: number): number[] {
   return Array.from({ length: count }, (_, i) => last - (count - 1 - i) * step);
 }
 
-export async function usageHistory(ctx: DomainContext, actor: Actor): Promise<UsageHistory> {
+export async function usageHistory(ctx: DomainContext<KeyPorts>, actor: Actor): Promise<UsageHistory> {
   authorize(actor, 'usage.read');
   const orgId = actor.organization.id;
   const now = ctx.now().getTime();

@@ -16,6 +16,7 @@ import { raise, transact, type DomainContext } from './context.ts';
 import { ValidationError, type FieldError } from './errors.ts';
 import { authorize } from './policies.ts';
 import type { OrganizationQuota } from './types.ts';
+import type { KeyPorts } from './ports/aggregates.ts';
 
 export const HOUR_MS = 3_600_000;
 export const DAY_MS = 24 * HOUR_MS;
@@ -39,7 +40,7 @@ export const MAX_QUOTA = 1_000_000_000;
  * current value of that period, `null` removes it.
  */
 export async function setOrganizationQuota(
-  ctx: DomainContext,
+  ctx: DomainContext<KeyPorts>,
   actor: Actor,
   change: { hourly?: number | null; daily?: number | null },
 ): Promise<OrganizationQuota> {
@@ -66,7 +67,7 @@ export async function setOrganizationQuota(
   });
 }
 
-export async function getOrganizationQuota(ctx: DomainContext, actor: Actor): Promise<OrganizationQuota> {
+export async function getOrganizationQuota(ctx: DomainContext<KeyPorts>, actor: Actor): Promise<OrganizationQuota> {
   authorize(actor, 'usage.read');
   return (await ctx.store.findOrganizationQuota(actor.organization.id)) ?? NO_QUOTA;
 }
@@ -94,7 +95,7 @@ export interface UsageReport {
  * Only flushed counts are in the database; a running server writes its
  * counts every USAGE_FLUSH_SECONDS and on shutdown.
  */
-export async function usageReport(ctx: DomainContext, actor: Actor, days = 7): Promise<UsageReport> {
+export async function usageReport(ctx: DomainContext<KeyPorts>, actor: Actor, days = 7): Promise<UsageReport> {
   authorize(actor, 'usage.read');
   const org = actor.organization;
   const now = ctx.now().getTime();

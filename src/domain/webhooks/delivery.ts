@@ -16,6 +16,7 @@ import type { DomainContext } from '../context.ts';
 import type { DeliveryOutcome } from '../ports/webhook-store.ts';
 import { signedHeaders, signingSecrets, unsealSecret } from './secrets.ts';
 import type { AttemptResult, ClaimedDelivery } from './types.ts';
+import type { WebhookPorts } from '../ports/aggregates.ts';
 
 export interface DeliverySettings {
   /** Delay before each retry; the delivery fails after the last. */
@@ -34,14 +35,14 @@ export function isRetryableStatus(status: number): boolean {
 }
 
 /** Claims due deliveries for one worker round. */
-export async function claimDueDeliveries(ctx: DomainContext, settings: DeliverySettings, leaseToken: string, limit: number): Promise<ClaimedDelivery[]> {
+export async function claimDueDeliveries(ctx: DomainContext<WebhookPorts>, settings: DeliverySettings, leaseToken: string, limit: number): Promise<ClaimedDelivery[]> {
   const now = ctx.now();
   const claimed = await ctx.store.claimWebhookDeliveries({ now, leaseUntil: new Date(now.getTime() + settings.leaseMs), leaseToken, limit });
   return claimed.map((c) => ({ ...c, leaseToken }));
 }
 
 /** What one attempt sends: the stored body and headers signed at `now`. */
-export function attemptRequest(ctx: DomainContext, claimed: ClaimedDelivery, now: Date): { url: string; headers: Record<string, string>; body: string } {
+export function attemptRequest(ctx: DomainContext<WebhookPorts>, claimed: ClaimedDelivery, now: Date): { url: string; headers: Record<string, string>; body: string } {
   const secrets = signingSecrets(claimed.endpoint.secrets, now).map((s) => unsealSecret(ctx.secretPepper, s.sealed));
   const timestamp = Math.floor(now.getTime() / 1000);
   return {
@@ -73,7 +74,7 @@ export interface AttemptRecord {
 }
 
 /** Writes an attempt's outcome and the endpoint's health; disables an endpoint that keeps failing. */
-export async function recordAttempt(ctx: DomainContext, claimed: ClaimedDelivery, result: AttemptResult, settings: DeliverySettings): Promise<AttemptRecord> {
+export async function recordAttempt(ctx: DomainContext<WebhookPorts>, claimed: ClaimedDelivery, result: AttemptResult, settings: DeliverySettings): Promise<AttemptRecord> {
   const now = ctx.now();
   const outcome = outcomeOf(claimed, result, now, settings);
   const recorded = await ctx.store.finishWebhookDelivery(claimed.delivery.id, claimed.leaseToken, outcome);

@@ -15,6 +15,7 @@ import { checkText } from '../text.ts';
 import { webhookUrlProblem } from './addresses.ts';
 import { newSigningSecret, sealSecret, signingSecrets } from './secrets.ts';
 import { WEBHOOK_EVENT_TYPES, isWebhookEventType, type WebhookDelivery, type WebhookEndpoint, type WebhookEventType } from './types.ts';
+import type { WebhookPorts } from '../ports/aggregates.ts';
 
 export const WEBHOOK_DESCRIPTION_MAX = 500;
 export const WEBHOOK_ENDPOINTS_MAX = 20;
@@ -35,7 +36,7 @@ export interface IssuedEndpoint {
   secret: string;
 }
 
-function allowPrivate(ctx: DomainContext): boolean {
+function allowPrivate(ctx: DomainContext<WebhookPorts>): boolean {
   return ctx.webhooks?.allowPrivate ?? false;
 }
 
@@ -54,7 +55,7 @@ function checkEvents(errors: FieldError[], events: string[] | undefined, require
   return WEBHOOK_EVENT_TYPES.filter((t) => events.includes(t));
 }
 
-function checkInput(ctx: DomainContext, input: WebhookInput, creating: boolean): { errors: FieldError[]; events: WebhookEventType[] | undefined } {
+function checkInput(ctx: DomainContext<WebhookPorts>, input: WebhookInput, creating: boolean): { errors: FieldError[]; events: WebhookEventType[] | undefined } {
   const errors: FieldError[] = [];
   if (input.url === undefined) {
     if (creating) errors.push({ field: 'url', message: 'url is required.' });
@@ -67,7 +68,7 @@ function checkInput(ctx: DomainContext, input: WebhookInput, creating: boolean):
   return { errors, events };
 }
 
-export async function createWebhookEndpoint(ctx: DomainContext, actor: Actor, input: WebhookInput): Promise<IssuedEndpoint> {
+export async function createWebhookEndpoint(ctx: DomainContext<WebhookPorts>, actor: Actor, input: WebhookInput): Promise<IssuedEndpoint> {
   authorize(actor, 'webhook.manage');
   const { errors, events } = checkInput(ctx, input, true);
   if (errors.length) throw new ValidationError(errors);
@@ -94,12 +95,12 @@ export async function createWebhookEndpoint(ctx: DomainContext, actor: Actor, in
   return { endpoint, secret };
 }
 
-export async function listWebhookEndpoints(ctx: DomainContext, actor: Actor): Promise<WebhookEndpoint[]> {
+export async function listWebhookEndpoints(ctx: DomainContext<WebhookPorts>, actor: Actor): Promise<WebhookEndpoint[]> {
   authorize(actor, 'webhook.manage');
   return ctx.store.listWebhookEndpoints(actor.organization.id);
 }
 
-export async function getWebhookEndpoint(ctx: DomainContext, actor: Actor, id: string): Promise<WebhookEndpoint> {
+export async function getWebhookEndpoint(ctx: DomainContext<WebhookPorts>, actor: Actor, id: string): Promise<WebhookEndpoint> {
   authorize(actor, 'webhook.manage');
   const endpoint = await ctx.store.findWebhookEndpoint(actor.organization.id, id);
   if (!endpoint) throw new NotFoundError('webhook endpoint');
@@ -111,7 +112,7 @@ export interface WebhookChange extends WebhookInput {
 }
 
 /** Changes URL, events, description or enabled; disabling by hand records who did it as the reason. */
-export async function updateWebhookEndpoint(ctx: DomainContext, actor: Actor, id: string, change: WebhookChange): Promise<WebhookEndpoint> {
+export async function updateWebhookEndpoint(ctx: DomainContext<WebhookPorts>, actor: Actor, id: string, change: WebhookChange): Promise<WebhookEndpoint> {
   authorize(actor, 'webhook.manage');
   await getWebhookEndpoint(ctx, actor, id);
   const { errors, events } = checkInput(ctx, change, false);
@@ -129,7 +130,7 @@ export async function updateWebhookEndpoint(ctx: DomainContext, actor: Actor, id
   return updated;
 }
 
-export async function deleteWebhookEndpoint(ctx: DomainContext, actor: Actor, id: string): Promise<WebhookEndpoint> {
+export async function deleteWebhookEndpoint(ctx: DomainContext<WebhookPorts>, actor: Actor, id: string): Promise<WebhookEndpoint> {
   authorize(actor, 'webhook.manage');
   const endpoint = await ctx.store.deleteWebhookEndpoint(actor.organization.id, id);
   if (!endpoint) throw new NotFoundError('webhook endpoint');
@@ -142,7 +143,7 @@ export async function deleteWebhookEndpoint(ctx: DomainContext, actor: Actor, id
  * before the old one stops. Secrets whose overlap ended are dropped.
  */
 export async function rotateWebhookSecret(
-  ctx: DomainContext,
+  ctx: DomainContext<WebhookPorts>,
   actor: Actor,
   id: string,
   overlapHours = DEFAULT_ROTATION_OVERLAP_HOURS,
@@ -167,13 +168,13 @@ export async function rotateWebhookSecret(
 export const DELIVERY_LOG_LIMIT = 100;
 
 /** An endpoint's latest deliveries, newest first. */
-export async function listWebhookDeliveries(ctx: DomainContext, actor: Actor, endpointId: string, limit = DELIVERY_LOG_LIMIT): Promise<WebhookDelivery[]> {
+export async function listWebhookDeliveries(ctx: DomainContext<WebhookPorts>, actor: Actor, endpointId: string, limit = DELIVERY_LOG_LIMIT): Promise<WebhookDelivery[]> {
   await getWebhookEndpoint(ctx, actor, endpointId);
   return ctx.store.listWebhookDeliveries(actor.organization.id, endpointId, Math.min(Math.max(limit, 1), DELIVERY_LOG_LIMIT));
 }
 
 /** Sends a delivery again (same id, so receivers that saw it can tell), as soon as a worker is free. */
-export async function resendWebhookDelivery(ctx: DomainContext, actor: Actor, deliveryId: string): Promise<WebhookDelivery> {
+export async function resendWebhookDelivery(ctx: DomainContext<WebhookPorts>, actor: Actor, deliveryId: string): Promise<WebhookDelivery> {
   authorize(actor, 'webhook.manage');
   const delivery = await ctx.store.resendWebhookDelivery(actor.organization.id, deliveryId, ctx.now());
   if (!delivery) throw new NotFoundError('webhook delivery');
