@@ -57,6 +57,8 @@ window.foyer = {
   view: () => lastView,
   readiness: () => readinessOf(call.context),
   participants: () => state.participants.map((p) => p.name),
+  /** Camera, microphone and screen as the call announces them, as on the meeting page. */
+  media: () => call.announced(),
   framesDecoded: () => call.framesDecoded(),
   stats: () => call.stats(),
   peerStates: () => call.peerStates(),
