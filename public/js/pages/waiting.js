@@ -175,8 +175,14 @@ function prejoinLabels() {
 // A reload (or a return within the grace period) takes the held place back without asking again.
 if ((line.holdsPlace() || params.get('skipPrejoin') === 'true') && state.name) {
   void (async () => {
-    const problem = await call.acquire();
-    if (problem) console.warn('foyer:', problem);
+    if (line.holdsPlace()) {
+      const problem = await call.acquire();
+      if (problem) console.warn('foyer:', problem);
+    } else {
+      // A link anyone can write: into the line without a click, but with camera and microphone off.
+      state.audioOn = false;
+      state.videoOn = false;
+    }
     beginWaiting();
   })();
 } else {
