@@ -89,6 +89,11 @@ describe('skipPrejoin on a waiting page in Chromium', { skip: browserSkipReason(
     const readiness = await uma.evaluate(() => (window as any).foyer.readiness());
     assert.equal(readiness.camera, 'off');
     assert.equal(readiness.microphone, 'off');
+    // A reload keeps her place, and still opens nothing.
+    await uma.reload();
+    await uma.waitForFunction(() => (window as any).foyer?.view()?.state === 'waiting', undefined, { timeout: WAIT });
+    assert.equal((await uma.evaluate(() => (window as any).foyer.view())).position, 1);
+    assert.equal(await deviceRequests(uma), 0, 'no camera or microphone opened after a reload');
 
     // A member takes her: the call starts with both off, still without opening a device.
     const api = client(s.server.baseUrl, s.seeded);
