@@ -57,6 +57,8 @@ window.foyer = {
   view: () => lastView,
   readiness: () => readinessOf(call.context),
   participants: () => state.participants.map((p) => p.name),
+  /** Camera, microphone and screen as the call announces them, as on the meeting page. */
+  media: () => call.announced(),
   framesDecoded: () => call.framesDecoded(),
   stats: () => call.stats(),
   peerStates: () => call.peerStates(),
@@ -84,8 +86,11 @@ function end(kind, view) {
 async function backInLine(view) {
   clearTimeout(outcomeTimer);
   outcomeTimer = null;
-  const problem = await call.acquire();
-  if (problem) console.warn('foyer:', problem);
+  // Only devices the client wanted: one let in line with both off (a bare skipPrejoin link) opens none.
+  if (state.audioOn || state.videoOn) {
+    const problem = await call.acquire();
+    if (problem) console.warn('foyer:', problem);
+  }
   if (!over && lastView === view) screens.showWaiting(view, leave);
 }
 
@@ -171,10 +176,21 @@ function prejoinLabels() {
 }
 
 // A reload (or a return within the grace period) takes the held place back without asking again.
-if ((line.holdsPlace() || params.get('skipPrejoin') === 'true') && state.name) {
+// A bare skipPrejoin link is one anyone can write (another organization on
+// this host too): it puts the client in line without a click, but with
+// camera and microphone off, no device opened, and so again after a reload;
+// the client turns them on with a click. (Boards and queues have no stored
+// parameters that could allow more, as a meeting's do.)
+const skipPrejoin = params.get('skipPrejoin') === 'true';
+if ((line.holdsPlace() || skipPrejoin) && state.name) {
   void (async () => {
-    const problem = await call.acquire();
-    if (problem) console.warn('foyer:', problem);
+    if (skipPrejoin) {
+      state.audioOn = false;
+      state.videoOn = false;
+    } else {
+      const problem = await call.acquire();
+      if (problem) console.warn('foyer:', problem);
+    }
     beginWaiting();
   })();
 } else {

@@ -18,7 +18,15 @@ export function createScreens(page, call, wt) {
     state.phase = 'waiting';
     const preview = el('video', { autoplay: true, playsinline: true, muted: true, 'aria-label': wt('previewLabel') });
     preview.muted = true;
-    preview.srcObject = state.stream;
+    // An autoplaying video on a stream without tracks (a client let in line
+    // with camera and microphone off) would hold the page's load event
+    // forever: the stream is shown once it has a track, and kept current.
+    const showStream = () => {
+      if (state.stream?.getTracks().length && preview.srcObject !== state.stream) preview.srcObject = state.stream;
+    };
+    showStream();
+    // The preview is in the page by the next event (below); once it is gone, it stops listening.
+    const off = call.context.on('media', () => (preview.isConnected ? showStream() : off()));
     const parts = {
       title: el('h1', { id: 'waiting-title' }, settings.title || ''),
       context: settings.organization ? el('p', { class: 'context', id: 'waiting-context' }, settings.organization) : null,
