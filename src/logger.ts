@@ -18,12 +18,16 @@ const REDACTED_PATHS = [
 
 /** Parts of a path that are credentials: a password link's token, the query of the single sign-on callback (its authorization code). */
 const SECRET_PATHS = /^(\/dashboard\/password\/)[^/?#]+|^(\/dashboard\/sso\/callback\?).+/;
+/** A member's pass to a meeting (`?pass=`) acts as that member: never in the log. */
+const PASS_PARAMETER = /([?&]pass=)[^&#]*/g;
 
 /** What a request looks like in the log: no headers, no body, and no token from its path. */
-function requestForLog(request: { method?: string; url?: string; host?: string; ip?: string; socket?: { remotePort?: number } }) {
+export function requestForLog(request: { method?: string; url?: string; host?: string; ip?: string; socket?: { remotePort?: number } }) {
   return {
     method: request.method,
-    url: request.url?.replace(SECRET_PATHS, (_whole, link?: string, callback?: string) => `${link ?? callback}[redacted]`),
+    url: request.url
+      ?.replace(SECRET_PATHS, (_whole, link?: string, callback?: string) => `${link ?? callback}[redacted]`)
+      .replace(PASS_PARAMETER, '$1[redacted]'),
     host: request.host,
     remoteAddress: request.ip,
     remotePort: request.socket?.remotePort,

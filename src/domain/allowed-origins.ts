@@ -38,6 +38,8 @@ export function parseOrigin(raw: string): { origin: string } | { problem: string
   if (url.username || url.password || url.search || url.hash || !/^[a-z]+:\/\/[^/]+\/?$/i.test(value)) {
     return { problem: 'An origin has no path, query or fragment: https://portal.example.org, not a page of it.' };
   }
+  // The origin goes into a CSP header (frame-ancestors): only host name characters, never `;`, `,` or quotes.
+  if (!/^(\[[0-9a-f:.]+\]|[a-z0-9.-]+)$/i.test(url.hostname)) return { problem: 'An origin is a scheme and a host, such as https://portal.example.org.' };
   if (url.protocol === 'http:' && !isLoopback(url.hostname)) return { problem: 'An origin must use https (http only for localhost, 127.0.0.1 or [::1]).' };
   if (url.protocol !== 'https:' && url.protocol !== 'http:') return { problem: 'An origin must use https.' };
   return { origin: url.origin };

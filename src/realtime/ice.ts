@@ -7,7 +7,7 @@
  * own short-lived TURN credentials (the "TURN REST API" scheme coturn
  * implements): username `<expiry>:foyer`, password
  * base64(HMAC-SHA1(secret, username)). The shared secret never leaves the
- * server, and a copied credential stops working after TURN_CREDENTIAL_TTL.
+ * server, and a copied credential stops working after TURN_CREDENTIAL_TTL_SECONDS (12 hours).
  */
 import { createHmac } from 'node:crypto';
 import type { IceConfig } from '../config.ts';

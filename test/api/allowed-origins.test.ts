@@ -64,9 +64,10 @@ for (const database of await testDatabases()) {
     it('refuses wildcards, paths, plain http off this machine, other schemes and non-origins, naming each, and changes nothing', async () => {
       const before = (await api.get('/v3/allowed-origins')).body;
       const refused = await api.post('/v3/allowed-origins', {
-        json: { origins: ['https://ok.example', 'https://*.example.org', 'https://portal.example.org/app', 'http://portal.example.org', 'ftp://files.example', 'portal.example.org', 'https://x.example?a=1'] },
+        json: { origins: ['https://ok.example', 'https://*.example.org', 'https://portal.example.org/app', 'http://portal.example.org', 'ftp://files.example', 'portal.example.org', 'https://x.example?a=1', "https://a.example;script-src *", 'https://a.example,b', "https://a.example'x"] },
       });
-      assertProblem(refused, 400, 'validation-failed', ['origins.1', 'origins.2', 'origins.3', 'origins.4', 'origins.5', 'origins.6']);
+      // The last three would break the frame-ancestors header they go into (a new directive, a second policy, a quote).
+      assertProblem(refused, 400, 'validation-failed', ['origins.1', 'origins.2', 'origins.3', 'origins.4', 'origins.5', 'origins.6', 'origins.7', 'origins.8', 'origins.9']);
       assertProblem(await api.post('/v3/allowed-origins', { json: { origins: 'https://ok.example' } }), 400, 'validation-failed');
       assert.deepEqual((await api.get('/v3/allowed-origins')).body, before);
     });

@@ -16,6 +16,29 @@ export function fill(text, values = {}) {
 }
 
 /**
+ * A member's pass (`?pass=`, their own link to a call) acts as that member:
+ * it is kept for this tab's rejoins and reloads but taken out of the
+ * address bar, so a copied address or the history never carries it.
+ */
+function keepPassOutOfAddress(params) {
+  const key = `foyer.pass:${location.pathname}`;
+  const pass = params.get('pass');
+  try {
+    if (pass) {
+      sessionStorage.setItem(key, pass);
+      const url = new URL(location.href);
+      url.searchParams.delete('pass');
+      history.replaceState(history.state, '', url);
+    } else {
+      const kept = sessionStorage.getItem(key);
+      if (kept) params.set('pass', kept);
+    }
+  } catch {
+    // Storage refused (a sandboxed frame): the pass stays in the address, as it came.
+  }
+}
+
+/**
  * A page's state. `texts`: its tables of texts (later ones win on a shared
  * key); `lang`: a language the server already rendered the page in (a
  * member's console), else `?lang=`, the settings' and then the browser's.
@@ -23,6 +46,7 @@ export function fill(text, values = {}) {
 export function createPageState({ texts = [], rootId = 'app', settingsId = 'foyer-settings' } = {}) {
   const settings = readSettings(settingsId);
   const params = new URLSearchParams(location.search);
+  keepPassOutOfAddress(params);
   const lang = pickLang(params.get('lang') || settings.lang);
   const lookup = translator(lang, ...texts);
   return {

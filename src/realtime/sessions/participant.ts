@@ -139,7 +139,8 @@ export class ParticipantSession implements Session, Participating, ParticipantRo
 
   sfuLink(): SfuLink | undefined {
     const { sfu, log, track } = this.connection.services;
-    if (!sfu || this.left) return undefined;
+    // Only once the server moved the place to the SFU: a page cannot place a meeting on Janus by itself.
+    if (!sfu || this.left || !this.onSfu) return undefined;
     this.link ??= new SfuLink({ id: this.id, place: this.place, send: (m) => this.send(m), track }, sfu, log);
     return this.link;
   }

@@ -36,6 +36,8 @@ import type { RealtimeLogger, SfuLinkRole, SfuRouting } from '../session.ts';
 const UNEXPECTED_ANSWER = 469;
 /** How often a link whose Janus went down asks for a room again. */
 const REPLACE_POLL_MS = 250;
+/** The longest wait between two asks while no Janus can take the place (each link asks the database). */
+const REPLACE_POLL_MAX_MS = 5000;
 /** A subscription offer not answered within this is given up (the browser rebuilds its connections by then). */
 const ANSWER_DEADLINE_MS = 15_000;
 /** Detaching from a Janus that went away must not hold the link up. */
@@ -323,16 +325,16 @@ export class SfuLink implements SfuLinkRole {
   private awaitRoom(): void {
     if (this.replacing || this.closed) return;
     this.replacing = true;
-    const attempt = async (): Promise<void> => {
+    const attempt = async (wait: number): Promise<void> => {
       if (this.closed) return;
       const placed = await this.sfu.roomFor(this.owner.place).catch(() => undefined);
       if (this.closed) return;
       if (!placed) {
-        await new Promise((resolve) => setTimeout(resolve, REPLACE_POLL_MS));
-        return attempt();
+        await new Promise((resolve) => setTimeout(resolve, wait));
+        return attempt(Math.min(wait * 2, REPLACE_POLL_MAX_MS));
       }
       this.owner.send({ type: 'sfu', event: 'use', restart: true });
     };
-    void attempt().finally(() => (this.replacing = false));
+    void attempt(REPLACE_POLL_MS).finally(() => (this.replacing = false));
   }
 }
