@@ -68,6 +68,14 @@ export class Connection implements SessionHost, SignedIn {
     this.session?.signedOut?.();
   }
 
+  /**
+   * A member's pass to the meeting it joined: the connection acts as that
+   * member from now on (their host powers included), until their rights end.
+   */
+  actAs(member: Actor): void {
+    if (!this.gone) this.signedIn = member;
+  }
+
   /** A text frame from the client. Messages are handled strictly in order. */
   receive(text: string): void {
     if (this.gone) return;

@@ -78,6 +78,8 @@ export interface SessionHost {
   enqueue(step: () => Promise<void>): void;
   /** From now on the connection is `session`'s: its messages, its close. */
   become(session: Session): void;
+  /** A member's pass was accepted for its join: it acts as that member from now on. */
+  actAs(member: Actor): void;
   /** The member rights it held ended (sign-in-watch.ts): it acts as a guest from now on. */
   signedOut(): void;
 }

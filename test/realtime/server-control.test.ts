@@ -167,6 +167,12 @@ describe('the REST API running meetings and waiting lists across two instances (
     member.send({ type: 'join', meetingId: accepted.body.meetingId, name: 'Dr Lee', audio: true, video: true, pass });
     const welcome = await member.next((m) => m.type === 'welcome', 10_000);
     assert.equal(welcome.host, true);
+    // And acts as the host, not only shown as one: the pass's member locks and unlocks their call.
+    member.send({ type: 'lock' });
+    const locked = await member.next((m) => (m.type === 'lock' && m.locked === true) || m.type === 'error', 10_000);
+    assert.equal(locked.type, 'lock', JSON.stringify(locked));
+    member.send({ type: 'unlock' });
+    await member.next((m) => m.type === 'lock' && m.locked === false, 10_000);
     await wanda.latest('waiting', (m) => m.view.state === 'in_call', 10_000);
     const after = await api('GET', `/rooms/board/${board.id}/waiting`);
     assert.deepEqual(after.body.waiting.map((w: { displayName: string; position: number }) => [w.displayName, w.position]), [['Xavi', 1]]);

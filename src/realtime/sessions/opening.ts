@@ -39,6 +39,7 @@ export async function handleJoin(connection: SessionHost, message: MessageOf<'jo
   const outcome = await joinPlace(ctx, arrival);
   // The pass's member rights last while the member does (sign-in-watch.ts).
   if (passed?.kind === 'member' && outcome.kind !== 'refused') {
+    connection.actAs(passed);
     connection.services.signIns.watch(connection, { userId: passed.user.id, organizationId: passed.organization.id, sessionHash: null });
   }
   switch (outcome.kind) {
