@@ -93,18 +93,22 @@ export async function receivedFigures(pc) {
   const encoding = video?.sender.getParameters().encodings?.[0];
   if (encoding) out.sentVideo = { track: video.sender.track?.label ?? null, maxBitrate: encoding.maxBitrate ?? null, scaleResolutionDownBy: encoding.scaleResolutionDownBy ?? null, maxFramerate: encoding.maxFramerate ?? null };
   stats.forEach((s) => {
-    if (s.type !== 'inbound-rtp') return;
-    if (s.kind === 'video') {
-      out.framesDecoded += s.framesDecoded || 0;
-      out.frameWidth = s.frameWidth || out.frameWidth;
-      out.frameHeight = s.frameHeight || out.frameHeight;
-    } else if (s.kind === 'audio') {
-      out.audioPackets += s.packetsReceived || 0;
-      out.audioSamples += s.totalSamplesReceived || 0;
-      out.audioEnergy += s.totalAudioEnergy || 0;
-    }
+    if (s.type === 'inbound-rtp') addInbound(out, s);
   });
   return out;
+}
+
+/** Adds one inbound-rtp report to a receiver's figures (frames decoded and their size; audio packets, samples, energy). */
+export function addInbound(out, s) {
+  if (s.kind === 'video') {
+    out.framesDecoded += s.framesDecoded || 0;
+    out.frameWidth = s.frameWidth || out.frameWidth;
+    out.frameHeight = s.frameHeight || out.frameHeight;
+  } else if (s.kind === 'audio') {
+    out.audioPackets += s.packetsReceived || 0;
+    out.audioSamples += s.totalSamplesReceived || 0;
+    out.audioEnergy += s.totalAudioEnergy || 0;
+  }
 }
 
 /** The candidate types and ports of the path media takes ('host', 'srflx', 'prflx', 'relay'), or null before there is one. */

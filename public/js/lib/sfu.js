@@ -30,7 +30,7 @@
 // stream), onGone(id), onState(report); setLocalTracks, replaceAudio,
 // replaceVideo; audioLevels(), connectionStats(), stats(), framesDecodedFrom(id).
 import { hasTurn, MEDIA_BOUND_MS, PeerHealth } from './peer-health.js';
-import { connectionFigures } from './peer-stats.js';
+import { addInbound, connectionFigures } from './peer-stats.js';
 
 export const SFU_PEER = 'sfu';
 
@@ -304,16 +304,7 @@ export class SfuClient {
       report.forEach((s) => {
         if (s.type !== 'inbound-rtp') return;
         const mine = s.mid !== undefined ? this.map.get(s.mid)?.from === id : trackIds.has(s.trackIdentifier);
-        if (!mine) return;
-        if (s.kind === 'video') {
-          out.framesDecoded += s.framesDecoded || 0;
-          out.frameWidth = s.frameWidth || out.frameWidth;
-          out.frameHeight = s.frameHeight || out.frameHeight;
-        } else if (s.kind === 'audio') {
-          out.audioPackets += s.packetsReceived || 0;
-          out.audioSamples += s.totalSamplesReceived || 0;
-          out.audioEnergy += s.totalAudioEnergy || 0;
-        }
+        if (mine) addInbound(out, s);
       });
       result[id] = out;
     }
