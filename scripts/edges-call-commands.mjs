@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // Part of `npm run layering` (so of `npm test`), beside dependency-cruiser:
-// the edges (src/web, src/realtime, src/cli) call the domain's commands,
+// the edges (src/http, src/web, src/realtime, src/cli) call the domain's commands,
 // never the store. dependency-cruiser sees imports, and the rule
 // `edges-call-commands` keeps the ports' modules out of the edges; but the
 // store also rides along on the domain context (`ctx.store`) without any
@@ -10,7 +10,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import ts from 'typescript';
 
-const EDGES = ['src/web', 'src/realtime', 'src/cli'];
+const EDGES = ['src/http', 'src/web', 'src/realtime', 'src/cli'];
 const found = [];
 for (const root of EDGES) {
   for (const entry of readdirSync(root, { recursive: true })) {
@@ -35,4 +35,4 @@ if (found.length) {
   console.error(`✘ the edges call the store directly; call a domain command instead (src/domain):\n  ${found.join('\n  ')}`);
   process.exit(1);
 }
-console.log(`✔ src/web, src/realtime and src/cli call no store`);
+console.log(`✔ src/http, src/web, src/realtime and src/cli call no store`);

@@ -31,6 +31,17 @@ export function issueMemberPass(ctx: DomainContext<MemberPorts>, meetingId: stri
   return `${userId}.${expires}.${mac(ctx, meetingId, userId, expires)}`;
 }
 
+/** A member's own way into a meeting: their pass, and the name their pre-join screen starts with (null: the member is gone). */
+export async function memberEntry(
+  ctx: DomainContext<MemberPorts>,
+  organizationId: string,
+  meetingId: string,
+  userId: string,
+): Promise<{ pass: string; displayName: string | null }> {
+  const member = await ctx.store.findUser(organizationId, userId);
+  return { pass: issueMemberPass(ctx, meetingId, userId), displayName: member?.fullName ?? null };
+}
+
 /** The member a pass admits to `meetingId` now, or null when it is not a valid pass for it (or the member is gone). */
 export async function memberOfPass(ctx: DomainContext<MemberPorts & PlacePorts>, pass: string | null | undefined, meetingId: string): Promise<Actor | null> {
   const match = pass ? SHAPE.exec(pass) : null;

@@ -9,7 +9,7 @@
  */
 import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { LiveContext } from '../../domain/lifecycle.ts';
-import { issueMemberPass } from '../../domain/member-pass.ts';
+import { memberEntry } from '../../domain/member-pass.ts';
 import { ConflictError } from '../../domain/errors.ts';
 import { acceptFor, declineFor, removeFor, takeNextFor, waitingClients } from '../../domain/waiting/dispatch.ts';
 import { DECLINE_MESSAGE_MAX, type Assignment } from '../../domain/waiting/serving.ts';
@@ -34,10 +34,10 @@ const RemovedSchema = named('RemovedClient', Type.Object({ entryId: responseId()
 
 /** The member's link to the call: the meeting's address with their pass, and their name for the pre-join screen. */
 async function memberLink(live: LiveContext, organizationId: string, assignment: Assignment): Promise<string> {
-  const member = await live.store.findUser(organizationId, assignment.memberId);
+  const { pass, displayName } = await memberEntry(live, organizationId, assignment.meetingId, assignment.memberId);
   const url = new URL(`${live.publicUrl}/meetings/${assignment.meetingId}`);
-  url.searchParams.set('pass', issueMemberPass(live, assignment.meetingId, assignment.memberId));
-  if (member) url.searchParams.set('displayName', member.fullName);
+  url.searchParams.set('pass', pass);
+  if (displayName) url.searchParams.set('displayName', displayName);
   return url.href;
 }
 
