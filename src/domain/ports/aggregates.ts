@@ -55,5 +55,8 @@ export interface WebhookPorts extends WebhookStore, Transactional {}
 /** A meeting's host at work: the lock, knocks, removals (hosting.ts, meeting-control.ts). */
 export interface MeetingAdminPorts extends HostingStore, Transactional {}
 
+/** The service's own settings, outside any aggregate (public-url.ts). */
+export interface ServiceSettingPorts extends ServiceSettingStore, Transactional {}
+
 /** Every aggregate's port together, and the service's own settings: what `src/store/` implements. */
-export interface Store extends MeetingPorts, PlacePorts, WaitingListPorts, MemberPorts, KeyPorts, WebhookPorts, MeetingAdminPorts, ServiceSettingStore {}
+export interface Store extends MeetingPorts, PlacePorts, WaitingListPorts, MemberPorts, KeyPorts, WebhookPorts, MeetingAdminPorts, ServiceSettingPorts {}

@@ -13,6 +13,8 @@ export interface MeetingStore {
   deleteMeeting(organizationId: string, id: string, at: Date): Promise<Meeting | undefined>;
   /** Closes an open meeting now (not past its deadline, not deleted); returns it closed, or undefined when it was not open. */
   closeMeeting(id: string, at: Date): Promise<Meeting | undefined>;
+  /** Sets the meeting's first-participant time unless set; true the first time only. */
+  markMeetingStarted(meetingId: string, at: Date): Promise<boolean>;
   /** The organization's meetings, newest first, deleted ones included (with `deletedAt`). */
   listMeetings(organizationId: string, page: PageRequest): Promise<Meeting[]>;
   /** Meetings of every organization neither closed nor deleted at `at` (for the operator's metrics). */

@@ -56,6 +56,4 @@ export interface WebhookStore {
   resendWebhookDelivery(organizationId: string, id: string, at: Date): Promise<WebhookDelivery | undefined>;
   /** Forgets finished (delivered or failed) deliveries created before `before`; returns how many. */
   pruneWebhookDeliveries(before: Date): Promise<number>;
-  /** Sets the meeting's first-participant time unless set; true the first time only. */
-  markMeetingStarted(meetingId: string, at: Date): Promise<boolean>;
 }

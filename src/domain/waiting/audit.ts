@@ -9,6 +9,7 @@
 import type { Actor } from '../actors.ts';
 import type { DomainContext } from '../context.ts';
 import { authorize } from '../policies.ts';
+import type { WaitingListPorts } from '../ports/aggregates.ts';
 import { getSpace } from '../spaces.ts';
 import type { Space, SpaceKind } from '../types.ts';
 import type { WaitingState } from './types.ts';
@@ -31,7 +32,7 @@ export interface AuditEntry {
 }
 
 export async function waitingAudit(
-  ctx: DomainContext,
+  ctx: DomainContext<WaitingListPorts>,
   actor: Actor,
   kind: SpaceKind,
   id: string,

@@ -61,6 +61,16 @@ export const meetingQueries: MeetingStore & ThisType<QueryContext> = {
     return row && rowToMeeting(row);
   },
 
+  async markMeetingStarted(meetingId, at) {
+    const result = await this.db
+      .updateTable('meetings')
+      .set({ started_at: toMillis(at) })
+      .where('id', '=', meetingId)
+      .where('started_at', 'is', null)
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows) > 0;
+  },
+
   async listMeetings(organizationId, page) {
     let query = this.db.selectFrom('meetings').selectAll().where('organization_id', '=', organizationId);
     if (page.before) query = query.where(olderThan(page.before));

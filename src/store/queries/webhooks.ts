@@ -190,14 +190,4 @@ export const webhookQueries: WebhookStore & ThisType<QueryContext> = {
       .executeTakeFirst();
     return Number(result.numDeletedRows);
   },
-
-  async markMeetingStarted(meetingId, at) {
-    const result = await this.db
-      .updateTable('meetings')
-      .set({ started_at: toMillis(at) })
-      .where('id', '=', meetingId)
-      .where('started_at', 'is', null)
-      .executeTakeFirst();
-    return Number(result.numUpdatedRows) > 0;
-  },
 };
