@@ -19,19 +19,21 @@
 import type { Actor } from './actors.ts';
 import { raise, transact, type DomainContext } from './context.ts';
 import { NotFoundError, ValidationError } from './errors.ts';
+import type { HostingPorts, Knock } from './hosting-ports.ts';
 import { liveClock, meetingState, type LiveContext } from './lifecycle.ts';
+import type { MeetingPorts } from './meeting-ports.ts';
 import { endMeeting } from './meetings.ts';
+import type { PlacePorts } from './place-ports.ts';
 import { authorizeHost, isHost } from './policies.ts';
-import type { MeetingAdminPorts, MeetingPorts, PlacePorts, WaitingListPorts } from './ports/aggregates.ts';
-import type { Knock } from './ports/hosting-store.ts';
 import type { Participant, PlaceRef } from './presence.ts';
 import type { Meeting } from './types.ts';
 import { hangUp } from './waiting/calls.ts';
+import type { WaitingListPorts } from './waiting/ports.ts';
 
 export type Admission = { kind: 'enter'; host: boolean } | { kind: 'knock'; wasRemoved: boolean };
 
 /** Whether someone arriving at an open meeting enters or knocks. */
-export async function admissionOf(ctx: DomainContext<MeetingAdminPorts>, meeting: Meeting, who: { actor: Actor | null; guestKey: string | null }): Promise<Admission> {
+export async function admissionOf(ctx: DomainContext<HostingPorts>, meeting: Meeting, who: { actor: Actor | null; guestKey: string | null }): Promise<Admission> {
   if (isHost(who.actor, meeting)) return { kind: 'enter', host: true };
   if (who.guestKey && (await ctx.store.isRemoved(meeting.id, who.guestKey))) return { kind: 'knock', wasRemoved: true };
   if (meeting.lock !== 'open') return { kind: 'knock', wasRemoved: false };
@@ -39,7 +41,7 @@ export async function admissionOf(ctx: DomainContext<MeetingAdminPorts>, meeting
 }
 
 /** The knocker went away, or was let in and entered: the knock is forgotten. */
-export async function withdrawKnock(ctx: DomainContext<MeetingAdminPorts & PlacePorts>, knockId: string): Promise<void> {
+export async function withdrawKnock(ctx: DomainContext<HostingPorts & PlacePorts>, knockId: string): Promise<void> {
   await transact(ctx, async (tx) => {
     const gone = await tx.store.deleteKnock(knockId);
     if (!gone || gone.state !== 'knocking') return;
@@ -49,22 +51,22 @@ export async function withdrawKnock(ctx: DomainContext<MeetingAdminPorts & Place
 }
 
 /** Those knocking at a meeting now (on live instances), oldest first. Only for its host. */
-export async function knocksOf(ctx: LiveContext<MeetingAdminPorts & PlacePorts>, actor: Actor | null, meetingId: string): Promise<Knock[]> {
+export async function knocksOf(ctx: LiveContext<HostingPorts & PlacePorts>, actor: Actor | null, meetingId: string): Promise<Knock[]> {
   const meeting = await hostedMeeting(ctx, actor, meetingId);
   return ctx.store.listKnocks(meeting.id, liveClock(ctx).staleBefore);
 }
 
 /** Lets a knocker in (raising `participant.admitted`); a removed participant let in is no longer removed. */
-export async function letIn(ctx: DomainContext<MeetingAdminPorts & PlacePorts>, actor: Actor | null, meetingId: string, knockId: string): Promise<Knock> {
+export async function letIn(ctx: DomainContext<HostingPorts & PlacePorts>, actor: Actor | null, meetingId: string, knockId: string): Promise<Knock> {
   return decide(ctx, actor, meetingId, knockId, 'admitted');
 }
 
 /** Turns a knocker away (raising `participant.turned_away`). */
-export async function turnAway(ctx: DomainContext<MeetingAdminPorts & PlacePorts>, actor: Actor | null, meetingId: string, knockId: string): Promise<Knock> {
+export async function turnAway(ctx: DomainContext<HostingPorts & PlacePorts>, actor: Actor | null, meetingId: string, knockId: string): Promise<Knock> {
   return decide(ctx, actor, meetingId, knockId, 'turned_away');
 }
 
-async function decide(ctx: DomainContext<MeetingAdminPorts & PlacePorts>, actor: Actor | null, meetingId: string, knockId: string, state: 'admitted' | 'turned_away'): Promise<Knock> {
+async function decide(ctx: DomainContext<HostingPorts & PlacePorts>, actor: Actor | null, meetingId: string, knockId: string, state: 'admitted' | 'turned_away'): Promise<Knock> {
   const meeting = await hostedMeeting(ctx, actor, meetingId);
   return transact(ctx, async (tx) => {
     const at = tx.now();
@@ -78,7 +80,7 @@ async function decide(ctx: DomainContext<MeetingAdminPorts & PlacePorts>, actor:
 }
 
 /** Locks (arrivals knock) or unlocks the meeting, raising `meeting.locked` or `meeting.unlocked` when it changed. */
-export async function setLocked(ctx: DomainContext<MeetingAdminPorts & PlacePorts>, actor: Actor | null, meetingId: string, locked: boolean): Promise<boolean> {
+export async function setLocked(ctx: DomainContext<HostingPorts & PlacePorts>, actor: Actor | null, meetingId: string, locked: boolean): Promise<boolean> {
   const meeting = await hostedMeeting(ctx, actor, meetingId);
   return transact(ctx, async (tx) => {
     const changed = await tx.store.setMeetingLock(meeting.id, locked ? 'locked' : 'open');
@@ -93,7 +95,7 @@ export async function setLocked(ctx: DomainContext<MeetingAdminPorts & PlacePort
  * `participant.left`): they leave at once and, recognised by their member
  * id or their browser, knock if they come back during this meeting.
  */
-export async function removeParticipant(ctx: LiveContext<MeetingAdminPorts & PlacePorts>, actor: Actor | null, meetingId: string, participantId: string): Promise<Participant> {
+export async function removeParticipant(ctx: LiveContext<HostingPorts & PlacePorts>, actor: Actor | null, meetingId: string, participantId: string): Promise<Participant> {
   const meeting = await hostedMeeting(ctx, actor, meetingId);
   const target = await presentIn(ctx, meeting, participantId);
   if (target.host) throw ValidationError.field('participantId', 'The host cannot be removed.');

@@ -18,9 +18,10 @@
  * timing per session.
  */
 import { raise, transact, type DomainContext } from './context.ts';
-import type { MeetingAdminPorts, PlacePorts, Transactional } from './ports/aggregates.ts';
-import type { RemovedPresence } from './ports/live-store.ts';
+import type { HostingPorts } from './hosting-ports.ts';
+import type { PlacePorts, RemovedPresence } from './place-ports.ts';
 import type { Store } from './ports/store.ts';
+import type { Transactional } from './ports/transactional.ts';
 import type { LiveClock, PlaceRef } from './presence.ts';
 import type { Meeting } from './types.ts';
 
@@ -66,7 +67,7 @@ export interface SweepResult {
  * One round of the lifecycle sweeper, run by every instance: heartbeat,
  * reap instances that stopped heartbeating, close what is due.
  */
-export async function sweep(ctx: LiveContext<PlacePorts & MeetingAdminPorts>): Promise<SweepResult> {
+export async function sweep(ctx: LiveContext<PlacePorts & HostingPorts>): Promise<SweepResult> {
   const clock = liveClock(ctx);
   const instanceKnown = await ctx.store.live.heartbeat(ctx.instanceId, clock.at);
   const changed = await transact(ctx, async (tx) => departed(tx, await tx.store.live.reapInstances(clock), clock.at));

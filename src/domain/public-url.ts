@@ -9,7 +9,7 @@
  * the CLI's own PUBLIC_URL (or its default) is all there is.
  */
 import type { DomainContext } from './context.ts';
-import type { ServiceSettingPorts } from './ports/aggregates.ts';
+import type { ServiceSettingPorts } from './service-setting-ports.ts';
 
 const SETTING = 'public_url';
 

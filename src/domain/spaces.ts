@@ -10,14 +10,16 @@ import type { Actor } from './actors.ts';
 import { raise, transact, type DomainContext } from './context.ts';
 import { NotFoundError, ValidationError, type FieldError } from './errors.ts';
 import { newId } from './ids.ts';
+import type { MeetingPorts } from './meeting-ports.ts';
+import type { MemberPorts } from './member-ports.ts';
 import { readPage, type Page } from './pages.ts';
+import type { PageRequest } from './pages.ts';
 import { authorize } from './policies.ts';
-import type { MeetingPorts, MemberPorts, WaitingListPorts } from './ports/aggregates.ts';
-import type { MemberState, PageRequest, SpacePatch } from './ports/store.ts';
 import { slugProblem, slugReservedUntil } from './slugs.ts';
 import { checkText } from './text.ts';
 import type { Member, Organization, Space, SpaceKind } from './types.ts';
 import { closeLine, membersRemoved } from './waiting/closing.ts';
+import type { MemberState, SpacePatch, WaitingListPorts } from './waiting/ports.ts';
 
 export const SPACE_NAME_MAX = 200;
 export const CLOSING_MESSAGE_MAX = 2000;

@@ -14,10 +14,11 @@ import { createHash, createHmac, randomBytes } from 'node:crypto';
 import { raise, transact, type DomainContext } from '../context.ts';
 import { newId } from '../ids.ts';
 import type { LiveContext } from '../lifecycle.ts';
+import type { MeetingPorts } from '../meeting-ports.ts';
+import type { PlacePorts, SlugPlace } from '../place-ports.ts';
 import { placeAtSlug, slugAdmission } from '../places.ts';
-import type { MeetingPorts, PlacePorts, WaitingListPorts } from '../ports/aggregates.ts';
-import type { SlugPlace } from '../ports/live-store.ts';
 import { endCall } from './calls.ts';
+import type { WaitingListPorts } from './ports.ts';
 import { ACTIVE_STATES, type Readiness, type WaitingEntry, type WaitingOutcome } from './types.ts';
 
 export type SpacePlace = Extract<SlugPlace, { kind: 'board' | 'queue' }>;

@@ -9,9 +9,9 @@
 import type { Actor } from '../actors.ts';
 import type { DomainContext } from '../context.ts';
 import { authorize } from '../policies.ts';
-import type { WaitingListPorts } from '../ports/aggregates.ts';
 import { getSpace } from '../spaces.ts';
 import type { Space, SpaceKind } from '../types.ts';
+import type { WaitingListPorts } from './ports.ts';
 import type { WaitingState } from './types.ts';
 
 const DAY_MS = 24 * 3_600_000;

@@ -9,8 +9,9 @@
  */
 import type { Actor } from '../actors.ts';
 import { raise, transact, type DomainContext } from '../context.ts';
+import type { MeetingPorts } from '../meeting-ports.ts';
 import { endMeeting } from '../meetings.ts';
-import type { MeetingPorts, WaitingListPorts } from '../ports/aggregates.ts';
+import type { WaitingListPorts } from './ports.ts';
 import type { WaitingEntry } from './types.ts';
 
 export type CallEnding = 'hung_up' | 'client_left' | 'client_gone' | 'member_gone' | 'deleted';

@@ -6,10 +6,11 @@
  * the client they had reserved or were with goes back to the front.
  */
 import type { DomainContext } from '../context.ts';
-import type { MeetingPorts, WaitingListPorts } from '../ports/aggregates.ts';
+import type { MeetingPorts } from '../meeting-ports.ts';
 import type { Space } from '../types.ts';
 import { removeFromLine } from './arrival.ts';
 import { endCall } from './calls.ts';
+import type { WaitingListPorts } from './ports.ts';
 import { ACTIVE_STATES } from './types.ts';
 
 export async function closeLine(ctx: DomainContext<WaitingListPorts & MeetingPorts>, space: Space, why: 'deactivated' | 'deleted'): Promise<void> {

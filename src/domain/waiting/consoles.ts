@@ -8,8 +8,8 @@
 import type { Actor } from '../actors.ts';
 import { raise, transact } from '../context.ts';
 import { liveClock, type LiveContext } from '../lifecycle.ts';
-import type { WaitingListPorts } from '../ports/aggregates.ts';
 import type { Space, SpaceKind } from '../types.ts';
+import type { WaitingListPorts } from './ports.ts';
 import { servedSpace } from './serving.ts';
 import type { MemberConsole } from './types.ts';
 

@@ -9,16 +9,19 @@
  * the organization's.
  */
 import { memberActor, type Actor } from '../actors.ts';
-import { NotFoundError, ValidationError } from '../errors.ts';
 import type { DomainContext } from '../context.ts';
+import { NotFoundError, ValidationError } from '../errors.ts';
 import type { LiveContext } from '../lifecycle.ts';
+import type { MeetingPorts } from '../meeting-ports.ts';
+import type { MemberPorts } from '../member-ports.ts';
+import type { PlacePorts } from '../place-ports.ts';
 import { authorize } from '../policies.ts';
-import type { MeetingPorts, MemberPorts, PlacePorts, WaitingListPorts } from '../ports/aggregates.ts';
 import type { Space, SpaceKind } from '../types.ts';
 import { removeFromLine } from './arrival.ts';
+import type { WaitingListPorts } from './ports.ts';
 import { acceptClient, DECLINE_MESSAGE_MAX, takeNext, type Assignment } from './serving.ts';
-import { lineOf, lineSnapshot } from './views.ts';
 import type { Readiness } from './types.ts';
+import { lineOf, lineSnapshot } from './views.ts';
 
 /** A client in line, as the API shows them. */
 export interface WaitingClient {

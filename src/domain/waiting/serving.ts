@@ -18,11 +18,14 @@ import { raise, transact, type DomainContext } from '../context.ts';
 import { ConflictError, DomainError, NotFoundError, ValidationError } from '../errors.ts';
 import { newId } from '../ids.ts';
 import { liveClock, type LiveContext } from '../lifecycle.ts';
+import type { MeetingPorts } from '../meeting-ports.ts';
 import { createMeeting } from '../meetings.ts';
+import type { MemberPorts } from '../member-ports.ts';
+import type { PlacePorts } from '../place-ports.ts';
 import { authorize } from '../policies.ts';
-import type { MeetingPorts, MemberPorts, PlacePorts, WaitingListPorts } from '../ports/aggregates.ts';
 import type { Member, Space, SpaceKind } from '../types.ts';
 import { removeFromLine } from './arrival.ts';
+import type { WaitingListPorts } from './ports.ts';
 import type { WaitingEntry } from './types.ts';
 
 export const DECLINE_MESSAGE_MAX = 500;
@@ -47,14 +50,14 @@ function mustServe(space: Space, member: Member): void {
   if (!member.isActive) throw new DomainError('conflict', 'Set yourself active to take clients.');
 }
 
+/** What taking a client touches: the line, the member, and the consultation opened for them (createMeeting). */
+type TakePorts = WaitingListPorts & MemberPorts & MeetingPorts & PlacePorts;
+
 /**
  * Reserves `entry` for the member and opens the private call. Throws
  * ConflictError when the client was taken (or left) meanwhile, or when the
  * member already serves someone.
  */
-/** What taking a client touches: the line, the member, and the consultation opened for them (createMeeting). */
-type TakePorts = WaitingListPorts & MemberPorts & MeetingPorts & PlacePorts;
-
 async function take(ctx: DomainContext<TakePorts>, space: Space, memberId: string, pick: (tx: DomainContext<WaitingListPorts>) => Promise<WaitingEntry | undefined>): Promise<Assignment | undefined> {
   const meetingId = newId();
   const at = ctx.now();

@@ -12,8 +12,8 @@
  */
 import type { Actor } from '../actors.ts';
 import { liveClock, type LiveContext } from '../lifecycle.ts';
-import type { WaitingListPorts } from '../ports/aggregates.ts';
 import type { Space } from '../types.ts';
+import type { WaitingListPorts } from './ports.ts';
 import { ACTIVE_STATES, type Readiness, type WaitingEntry, type WaitingState } from './types.ts';
 
 const HISTORY_MS = 7 * 24 * 3_600_000;

@@ -11,7 +11,7 @@
  */
 import type { DomainEvent, EventPublisher } from '../events.ts';
 import { newId } from '../ids.ts';
-import type { WebhookPorts } from '../ports/aggregates.ts';
+import type { WebhookPorts } from './ports.ts';
 import { isWebhookEventType, type WebhookDelivery, type WebhookEndpoint, type WebhookEventType } from './types.ts';
 
 export interface WebhookMessage {

@@ -3,7 +3,7 @@
  * Meetings as the API sees them: scoped by organization, deleted ones gone.
  * (The meeting pages' lookups across organizations are in place-records.ts.)
  */
-import type { MeetingStore } from '../../domain/ports/store.ts';
+import type { MeetingStore } from '../../domain/meeting-ports.ts';
 import { meetingToRow, rowToMeeting, toMillis } from '../mappers.ts';
 import { atomically, olderThan, translated, type QueryContext } from './db.ts';
 

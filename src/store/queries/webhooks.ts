@@ -6,7 +6,7 @@
  * attempt's outcome is written only by the holder of the lease.
  */
 import { sql } from 'kysely';
-import type { WebhookStore } from '../../domain/ports/webhook-store.ts';
+import type { WebhookStore } from '../../domain/webhooks/ports.ts';
 import { toInt, toMillis, toMillisOrNull } from '../mappers.ts';
 import type { WebhookEndpointsTable } from '../schema.ts';
 import { deliveryToRow, endpointToRow, rowToDelivery, rowToEndpoint, secretsToJson } from '../webhook-mappers.ts';
