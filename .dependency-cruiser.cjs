@@ -9,7 +9,9 @@
  *   scripts/edges-call-commands.mjs (run with this check) refuses any use
  *   of the context's `store` in them;
  * - the edges (http, web, realtime, limits, cli) do not import each other's
- *   insides except where a seam is named below.
+ *   insides except where a seam is named below;
+ * - each domain command names the aggregate ports it uses, never the whole
+ *   Store (scripts/commands-name-ports.mjs, run with this check).
  */
 /** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {
