@@ -3,8 +3,8 @@
 // tsx's loader, which resolves and loads every file through a hook thread
 // and costs seconds of CPU per process for a graph of a few hundred files.
 import { build } from 'esbuild';
-import { readFileSync } from 'node:fs';
-import { dirname } from 'node:path';
+import { mkdirSync, readdirSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
 export const ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -42,4 +42,40 @@ export function bundleForNode(options) {
     plugins: [ownUrls],
     ...options,
   });
+}
+
+/** Removes bundles left by processes that no longer run (a kill -9 skips the exit hook). */
+function sweep(dir) {
+  for (const name of readdirSync(dir)) {
+    const pid = Number(/^[a-z]+-(\d+)-/.exec(name)?.[1]);
+    if (!pid) continue;
+    try {
+      process.kill(pid, 0);
+    } catch (error) {
+      if (error.code === 'ESRCH') unlinkSync(join(dir, name));
+    }
+  }
+}
+
+/**
+ * Bundles `entry` (a path under the project) in memory and runs it in this
+ * process. The bundle is written inside node_modules, so that its package
+ * imports resolve from the project, and removed when the process exits.
+ */
+export async function runBundled(entry, name) {
+  const { outputFiles } = await bundleForNode({ entryPoints: [entry], write: false });
+  const dir = join(ROOT, 'node_modules', '.cache', 'foyer');
+  mkdirSync(dir, { recursive: true });
+  sweep(dir);
+  const file = join(dir, `${name}-${process.pid}-${Date.now()}.mjs`);
+  writeFileSync(file, outputFiles[0].contents);
+  process.on('exit', () => {
+    try {
+      unlinkSync(file);
+    } catch {
+      // already gone
+    }
+  });
+  process.setSourceMapsEnabled(true);
+  await import(pathToFileURL(file).href);
 }

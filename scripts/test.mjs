@@ -6,8 +6,8 @@
 // chunks, packages left to node_modules) and node runs the bundles without
 // tsx: a test process then starts in about half the CPU time, which over a
 // hundred files is minutes of the suite. Stack traces point at the sources
-// (inline source maps). Processes a test starts (`node --import tsx
-// src/main.ts`) still run the TypeScript as it is.
+// (inline source maps). Servers and CLI commands a test starts run from
+// their own bundles too (bin/foyer-server.js, bin/foyer.js).
 import { spawnSync } from 'node:child_process';
 import { readdirSync, rmSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
