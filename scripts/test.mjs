@@ -9,6 +9,7 @@
 // (inline source maps). Servers and CLI commands a test starts run from
 // their own bundles too (bin/foyer-server.js, bin/foyer.js).
 import { spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { readdirSync, rmSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { bundleForNode, ROOT } from '../bin/node-bundle.js';
@@ -31,7 +32,9 @@ if (files.length === 0) {
   process.exit(1);
 }
 
-const outdir = join(ROOT, 'node_modules', '.cache', 'foyer-tests');
+// One folder per checkout: worktrees may share one node_modules.
+const checkout = createHash('sha256').update(ROOT).digest('hex').slice(0, 12);
+const outdir = join(ROOT, 'node_modules', '.cache', `foyer-tests-${checkout}`);
 rmSync(outdir, { recursive: true, force: true });
 await bundleForNode({
   entryPoints: files.map((file) => relative(ROOT, join(process.cwd(), file))),
