@@ -19,6 +19,12 @@ export interface OrganizationStore {
   listOrganizations(): Promise<Organization[]>;
   insertUser(user: User): Promise<void>;
   listUsers(organizationId: string): Promise<User[]>;
+  /**
+   * Holds the organization's row until the unit of work ends, so that a check
+   * over its members (is another ADMIN left?) cannot be raced by a concurrent
+   * change (PostgreSQL; SQLite runs one writer at a time anyway).
+   */
+  lockOrganization(organizationId: string): Promise<void>;
   /** Case-insensitive on email. */
   findUserByEmail(organizationId: string, email: string): Promise<User | undefined>;
   /** Returns false when there was no such user. Removes the user from boards and queues and as meeting owner. */

@@ -134,6 +134,8 @@ export async function findMember(ctx: DomainContext<MemberPorts & KeyPorts>, act
 /** Refuses a member's change that would leave the organization without an ADMIN. */
 async function keepAnAdmin(ctx: DomainContext<MemberPorts & KeyPorts>, actor: Actor, leaving: User, field: string): Promise<void> {
   if (actor.kind === 'operator' || leaving.role !== 'ADMIN') return;
+  // Two ADMINs demoting each other at once must not both see the other one stay.
+  await ctx.store.lockOrganization(actor.organization.id);
   const admins = (await ctx.store.listUsers(actor.organization.id)).filter((u) => u.role === 'ADMIN' && u.id !== leaving.id);
   if (admins.length === 0) throw new ConflictError(field, 'The organization needs at least one administrator: make someone else ADMIN first.');
 }

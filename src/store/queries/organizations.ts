@@ -44,6 +44,11 @@ export const organizationQueries: OrganizationStore & ThisType<QueryContext> = {
     return rows.map(rowToUser);
   },
 
+  async lockOrganization(organizationId) {
+    if (this.dialect !== 'postgres') return;
+    await this.db.selectFrom('organizations').select('id').where('id', '=', organizationId).forUpdate().execute();
+  },
+
   async findUserByEmail(organizationId, email) {
     const row = await this.db
       .selectFrom('users')
