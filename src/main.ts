@@ -61,14 +61,6 @@ const logger = createLogger(config);
 const limits = await createLimits({ config, store, warn: (message) => logger.warn(message) });
 let closing = false;
 const { app } = await createServer({ config, store, logger, limits, isShuttingDown: () => closing });
-try {
-  await app.listen({ host: config.host, port: config.port });
-} catch (error) {
-  fail(`cannot listen on ${config.host}:${config.port}: ${describe(error)}`);
-}
-const address = app.server.address();
-const port = typeof address === 'object' && address ? address.port : config.port;
-console.log(`Foyer listening on http://${config.host}:${port} (API at ${config.publicUrl}${config.apiPrefix})`);
 
 /** In-flight requests get this long to finish before their connections are closed. */
 const SHUTDOWN_TIMEOUT_MS = 10_000;
@@ -106,8 +98,18 @@ async function shutdown(signal: string): Promise<void> {
     process.exit(1);
   }
 }
+// Before the line that says it listens: whoever reads that line may signal at once.
 process.once('SIGINT', () => void shutdown('SIGINT'));
 process.once('SIGTERM', () => void shutdown('SIGTERM'));
+
+try {
+  await app.listen({ host: config.host, port: config.port });
+} catch (error) {
+  fail(`cannot listen on ${config.host}:${config.port}: ${describe(error)}`);
+}
+const address = app.server.address();
+const port = typeof address === 'object' && address ? address.port : config.port;
+console.log(`Foyer listening on http://${config.host}:${port} (API at ${config.publicUrl}${config.apiPrefix})`);
 
 /** A failure in one line: the error's class, code and first message line, which name the cause without a stack. */
 function describe(error: unknown): string {

@@ -41,6 +41,9 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
   const app = Fastify({
     loggerInstance: opts.logger as FastifyBaseLogger,
     bodyLimit: BODY_LIMIT_BYTES,
+    // The pages' plugin bundles the browser modules while it registers; on a busy machine that
+    // outlasts Fastify's default 10 s, and a start that fails for being slow helps nobody.
+    pluginTimeout: 120_000,
     // Slow and idle connections (see HttpTimeouts in config.ts).
     requestTimeout: config.http.requestTimeoutMs,
     keepAliveTimeout: config.http.keepAliveTimeoutMs,
