@@ -65,6 +65,8 @@ export async function sweep(ctx: LiveContext): Promise<SweepResult> {
   const clock = liveClock(ctx);
   const instanceKnown = await ctx.store.live.heartbeat(ctx.instanceId, clock.at);
   const changed = await transact(ctx, async (tx) => departed(tx, await tx.store.live.reapInstances(clock), clock.at));
+  // Participants whose socket dropped and who did not come back within the grace leave now (whichever instance sweeps first).
+  changed.push(...(await transact(ctx, async (tx) => departed(tx, await tx.store.live.expireDetached(clock), clock.at))));
   // Someone knocking at a locked meeting is there, waiting: the idle rule must not close it under them.
   await ctx.store.holdOpenWhileKnocking(clock.at, new Date(clock.at.getTime() + clock.idleMs), clock.staleBefore);
   const closed = await transact(ctx, async (tx) => {
@@ -89,7 +91,7 @@ export async function retireInstance(ctx: LiveContext): Promise<PlaceRef[]> {
 }
 
 /** Raises `participant.left` for participants the store removed; returns their places, once each. */
-async function departed(ctx: DomainContext, removed: RemovedPresence[], at: Date): Promise<PlaceRef[]> {
+export async function departed(ctx: DomainContext, removed: RemovedPresence[], at: Date): Promise<PlaceRef[]> {
   const places = new Map<string, { place: PlaceRef; organizationId: string | undefined }>();
   for (const { connectionId, place } of removed) {
     const key = `${place.kind}:${place.id}`;

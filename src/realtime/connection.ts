@@ -28,6 +28,8 @@ export interface ConnectionLimits {
 export class Connection implements SessionHost, SignedIn {
   session: Session | undefined;
   gone = false;
+  /** This side closed it (a leave, a refusal, an end, a shutdown): it did not drop. */
+  private closedHere = false;
   private queue: Promise<void> = Promise.resolve();
   private windowStart = Date.now();
   private windowCount = 0;
@@ -126,9 +128,14 @@ export class Connection implements SessionHost, SignedIn {
     this.session = session;
   }
 
-  /** The transport closed (either side). */
-  closed(): void {
+  /**
+   * The transport closed (either side), with the close code the client
+   * sent (1006 when there was no closing handshake: the network dropped,
+   * or the server ended a socket that stopped answering pings).
+   */
+  closed(code?: number): void {
     if (this.gone) return;
+    const dropped = !this.closedHere && code !== CloseCode.normal && code !== CloseCode.goingAway;
     clearTimeout(this.joinTimer);
     this.gone = true;
     this.services.registry.forget(this);
@@ -137,7 +144,7 @@ export class Connection implements SessionHost, SignedIn {
     void this.services.track(
       this.queue.then(async () => {
         try {
-          await this.session?.closed();
+          await this.session?.closed({ dropped });
         } catch (error) {
           this.services.log.error({ err: error, role: this.session?.role }, 'realtime: could not undo a closed connection');
         }
@@ -146,6 +153,7 @@ export class Connection implements SessionHost, SignedIn {
   }
 
   close(code: number, reason: string): void {
+    this.closedHere = true;
     this.peer.close(code, reason);
   }
 
