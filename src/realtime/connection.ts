@@ -8,6 +8,7 @@
  * only decides whether and when a message runs.
  */
 import type { Actor } from '../domain/actors.ts';
+import { ABNORMAL_CLOSURE } from '../../public/js/shared/close-codes.js';
 import { CloseCode, parseClientMessage, ProtocolError, type ClientMessage, type ServerMessage } from './protocol.ts';
 import type { Handler, HandlerTable, RealtimeServices, Session, SessionHost } from './session.ts';
 import type { SignedIn } from './sign-in-watch.ts';
@@ -131,11 +132,13 @@ export class Connection implements SessionHost, SignedIn {
   /**
    * The transport closed (either side), with the close code the client
    * sent (1006 when there was no closing handshake: the network dropped,
-   * or the server ended a socket that stopped answering pings).
+   * or the server ended a socket that stopped answering pings); none when
+   * the transport refused a frame.
    */
   closed(code?: number): void {
     if (this.gone) return;
-    const dropped = !this.closedHere && code !== CloseCode.normal && code !== CloseCode.goingAway;
+    // Only a socket that ended without any closing handshake dropped: any close frame (a client's 1000, a browser's 1001 on leaving the page, ws's own 1009) is meant.
+    const dropped = !this.closedHere && code === ABNORMAL_CLOSURE;
     clearTimeout(this.joinTimer);
     this.gone = true;
     this.services.registry.forget(this);

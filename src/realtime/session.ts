@@ -96,9 +96,10 @@ export type HandlerTable<S> = { readonly [T in ClientMessage['type']]?: Handler<
 /** How a socket ended. */
 export interface ClosedHow {
   /**
-   * It dropped: neither side closed it on purpose (no `leave`, no close by
-   * the server, and the client's close code, if any, neither 1000 nor
-   * 1001). A participant is then kept for the resume grace.
+   * It dropped: it ended without a closing handshake (1006: the network
+   * went, or the server ended a socket that stopped answering pings), not
+   * by a close of this side (a `leave`, a refusal, an end). A participant
+   * is then kept for the resume grace.
    */
   dropped: boolean;
 }

@@ -134,10 +134,14 @@ export async function signallingPlugin(app: FastifyInstance, opts: WsRouteOption
       if (left > 0) openByAddress.set(address, left);
       else openByAddress.delete(address);
       clearInterval(pinger);
-      connection.closed(code);
+      // A frame ws refused (oversized, malformed) ends the socket without a handshake too, but that is no drop.
+      connection.closed(refused ? undefined : code);
     });
-    // Errors (resets, oversized frames) end in 'close'; nothing to add here.
-    socket.on('error', () => {});
+    // Protocol errors (oversized or malformed frames) end in 'close'.
+    let refused = false;
+    socket.on('error', () => {
+      refused = true;
+    });
   });
 }
 
