@@ -79,8 +79,8 @@ export interface LiveStore {
   resume(request: { hash: string; nextHash: string; place: PlaceRef; socketId: string; instanceId: string; at: Date }): Promise<Participant | undefined>;
   /** The place of the participant whose resume token hashes to `hash`, if any. */
   findResumable(hash: string): Promise<PlaceRef | undefined>;
-  /** Removes the participants whose grace ended by `clock.at`, releasing their places as `leave` does. */
-  expireDetached(clock: LiveClock): Promise<RemovedPresence[]>;
+  /** Removes the participants who dropped from `instanceId` and whose grace ended by `clock.at`, releasing their places as `leave` does. */
+  expireDetached(instanceId: string, clock: LiveClock): Promise<RemovedPresence[]>;
 
   setMedia(connectionId: string, media: MediaState): Promise<void>;
   /** The participant is no longer shown as the host. */

@@ -5,7 +5,9 @@
  * (or one transaction), so instances racing on the same participant agree:
  * a detach or leave names the socket it expects (`socket_id`), a resume
  * names the token's hash and replaces it, and an expiry removes only rows
- * still away and past their grace.
+ * still away and past their grace, by the instance they dropped from (its
+ * own participants' departures reach them even without Redis; if it dies,
+ * the reaping of dead instances takes them).
  */
 import type { LiveStore, RemovedPresence } from '../../domain/ports/live-store.ts';
 import { atomically, type QueryContext } from './db.ts';
@@ -48,10 +50,11 @@ export const resumeQueries: ResumeQueries & ThisType<QueryContext> = {
     return row && rowToParticipant(row);
   },
 
-  async expireDetached(clock) {
+  async expireDetached(instanceId, clock) {
     return atomically(this.db, async (trx) => {
       const rows = await trx
         .deleteFrom('presence')
+        .where('instance_id', '=', instanceId)
         .where('detached_until', 'is not', null)
         .where('detached_until', '<=', clock.at.getTime())
         .returning(['connection_id', 'place_kind', 'place_id'])
