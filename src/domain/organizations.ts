@@ -15,13 +15,14 @@ import type { Actor } from './actors.ts';
 import { transact, type DomainContext } from './context.ts';
 import { ConflictError, NotFoundError, ValidationError, type FieldError } from './errors.ts';
 import { newId } from './ids.ts';
+import type { KeyPorts } from './key-ports.ts';
+import type { MemberPorts } from './member-ports.ts';
 import { memberSubject, recordChange } from './organization-changes.ts';
 import { authorize } from './policies.ts';
 import { endSignInSessions } from './sign-in-sessions.ts';
 import { slugProblem, slugify } from './slugs.ts';
 import { checkText, isEmail } from './text.ts';
 import type { Organization, OrganizationRole, OrganizationType, User } from './types.ts';
-import type { KeyPorts, MemberPorts } from './ports/aggregates.ts';
 
 export const ORGANIZATION_TYPES: readonly OrganizationType[] = ['medical', 'basic'];
 export const ORGANIZATION_ROLES: readonly OrganizationRole[] = ['USER', 'ADMIN'];

@@ -17,7 +17,8 @@ import { isUuidV4 } from './ids.ts';
 import { liveClock, meetingState, type LiveContext } from './lifecycle.ts';
 import { placeAtSlug, slugAdmission, type JoinTarget } from './places.ts';
 import { isHost } from './policies.ts';
-import type { Knock } from './ports/hosting-store.ts';
+import type { HostingPorts, Knock } from './hosting-ports.ts';
+import type { PlacePorts } from './place-ports.ts';
 import type { Participant, PlaceRef } from './presence.ts';
 
 /** The longest token accepted: a longer one is no token of ours, and is not hashed. */
@@ -33,7 +34,7 @@ function hashOf(token: string): string {
 }
 
 /** A new resume token for a participant who just entered; only its hash is kept. */
-export async function issueResume(ctx: LiveContext, participantId: string): Promise<string> {
+export async function issueResume(ctx: LiveContext<PlacePorts>, participantId: string): Promise<string> {
   const { token, hash } = newResumeToken();
   await ctx.store.live.setResumeHash(participantId, hash);
   return token;
@@ -44,7 +45,7 @@ export async function issueResume(ctx: LiveContext, participantId: string): Prom
  * away. Returns their place, or undefined when that socket no longer holds
  * them (they left, or already came back on another socket).
  */
-export async function detachParticipant(ctx: LiveContext, participantId: string, socketId: string, graceMs: number): Promise<PlaceRef | undefined> {
+export async function detachParticipant(ctx: LiveContext<PlacePorts>, participantId: string, socketId: string, graceMs: number): Promise<PlaceRef | undefined> {
   return ctx.store.live.detach(participantId, socketId, new Date(ctx.now().getTime() + graceMs));
 }
 
@@ -79,7 +80,7 @@ export type ResumeOutcome =
  * (and the place is still open). Anything else is refused, alike: the
  * caller joins them as a new participant instead.
  */
-export async function resumePlace(ctx: LiveContext, request: ResumeRequest): Promise<ResumeOutcome> {
+export async function resumePlace(ctx: LiveContext<PlacePorts & HostingPorts>, request: ResumeRequest): Promise<ResumeOutcome> {
   const refused = { kind: 'refused' } as const;
   if (request.token.length === 0 || request.token.length > RESUME_TOKEN_MAX) return refused;
   const hash = hashOf(request.token);

@@ -9,7 +9,7 @@
  * own participants' departures reach them even without Redis; if it dies,
  * the reaping of dead instances takes them).
  */
-import type { LiveStore, RemovedPresence } from '../../domain/ports/live-store.ts';
+import type { LiveStore, RemovedPresence } from '../../domain/place-ports.ts';
 import { atomically, type QueryContext } from './db.ts';
 import { releaseIfEmpty, rowToParticipant, toPlace, uniquePlaces } from './presence.ts';
 
