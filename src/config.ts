@@ -55,6 +55,8 @@ export interface Config {
   passwordHashCost: number;
   /** A waiting client who reloads or loses the network keeps their place this long; a member away from a call this long hands the client back. */
   waitingGraceSeconds: number;
+  /** A participant whose signalling socket drops without leaving is kept this long (shown as reconnecting) and may resume as the same participant; 0: they leave at once. */
+  resumeGraceSeconds: number;
   /** A member who accepted a client must join the call within this time, or the client returns to the front of the line. */
   waitingLeaseSeconds: number;
   /** Places one client address may hold in one waiting list at once; 0: no cap (docs/security.md). */
@@ -342,6 +344,7 @@ export function loadConfig(env: Env = process.env): Config {
     passwordHashCost: integer(env, 'PASSWORD_HASH_COST', 17, 14, 20),
     waitingGraceSeconds: integer(env, 'WAITING_GRACE_SECONDS', 60, 5, 3600),
     waitingLeaseSeconds: integer(env, 'WAITING_LEASE_SECONDS', 30, 5, 600),
+    resumeGraceSeconds: integer(env, 'RESUME_GRACE_SECONDS', 30, 0, 600),
     waitingPerAddress: integer(env, 'WAITING_PER_ADDRESS', 20, 0, 100_000),
     waitingPerList: integer(env, 'WAITING_PER_LIST', 1000, 0, 1_000_000),
     slugReservationDays: integer(env, 'SLUG_RESERVATION_DAYS', SLUG_RESERVATION_DEFAULT_DAYS, SLUG_RESERVATION_MIN_DAYS, 36_500),

@@ -14,6 +14,9 @@ const REDACTED_PATHS = [
   'req.headers.api_secret',
   'req.headers.authorization',
   'req.headers.cookie',
+  // A participant's resume token (in a signalling `join` or `welcome`) takes their place back: redacted, should one ever be logged.
+  'resume',
+  '*.resume',
 ];
 
 /** Parts of a path that are credentials: a password link's token, the query of the single sign-on callback (its authorization code). */

@@ -182,6 +182,7 @@ function participantOf(asked: Asked, instanceId: string, at: Date, host: boolean
     guestKey: asked.guestKey,
     instanceId,
     joinedAt: at,
+    reconnecting: false,
   };
 }
 

@@ -71,6 +71,8 @@ export async function sweep(ctx: LiveContext<PlacePorts & HostingPorts>): Promis
   const clock = liveClock(ctx);
   const instanceKnown = await ctx.store.live.heartbeat(ctx.instanceId, clock.at);
   const changed = await transact(ctx, async (tx) => departed(tx, await tx.store.live.reapInstances(clock), clock.at));
+  // This instance's participants whose socket dropped and who did not come back within the grace leave now.
+  changed.push(...(await transact(ctx, async (tx) => departed(tx, await tx.store.live.expireDetached(ctx.instanceId, clock), clock.at))));
   // Someone knocking at a locked meeting is there, waiting: the idle rule must not close it under them.
   await ctx.store.holdOpenWhileKnocking(clock.at, new Date(clock.at.getTime() + clock.idleMs), clock.staleBefore);
   const closed = await transact(ctx, async (tx) => {

@@ -27,7 +27,7 @@ export type SlugPlace =
       hasWaitingList: boolean;
     };
 
-export type NewParticipant = Omit<Participant, 'place'>;
+export type NewParticipant = Omit<Participant, 'place' | 'reconnecting'>;
 
 /** A participant taken out of a place by the store (a dead or retiring instance). */
 export interface RemovedPresence {
@@ -63,9 +63,29 @@ export interface LiveStore {
   /**
    * Removes a participant; when nobody is left on a live instance, the place
    * gets its deadline (`at + idleMs`). Returns the place, or undefined when
-   * the participant was not present.
+   * the participant was not present. With `socketId`, only while that
+   * socket holds them (not after they resumed on another).
    */
-  leave(connectionId: string, clock: LiveClock): Promise<PlaceRef | undefined>;
+  leave(connectionId: string, clock: LiveClock, socketId?: string): Promise<PlaceRef | undefined>;
+
+  /** The SHA-256 of the participant's resume token (the token itself is never stored). */
+  setResumeHash(participantId: string, hash: string): Promise<void>;
+  /**
+   * The participant's socket `socketId` dropped: they stay, away, until
+   * `until`. Returns their place; undefined when that socket no longer
+   * holds them (they left, or resumed on another socket).
+   */
+  detach(participantId: string, socketId: string, until: Date): Promise<PlaceRef | undefined>;
+  /**
+   * The participant of `place` whose resume token hashes to `hash`, unless
+   * their grace ended: from now on held by `socketId` on `instanceId`, their
+   * token's hash replaced by `nextHash` (a token resumes once).
+   */
+  resume(request: { hash: string; nextHash: string; place: PlaceRef; socketId: string; instanceId: string; at: Date }): Promise<Participant | undefined>;
+  /** The place of the participant whose resume token hashes to `hash`, if any. */
+  findResumable(hash: string): Promise<PlaceRef | undefined>;
+  /** Removes the participants who dropped from `instanceId` and whose grace ended by `clock.at`, releasing their places as `leave` does. */
+  expireDetached(instanceId: string, clock: LiveClock): Promise<RemovedPresence[]>;
 
   setMedia(connectionId: string, media: MediaState): Promise<void>;
   /** The participant is no longer shown as the host. */

@@ -78,11 +78,15 @@ export async function releasedSlugAt(ctx: DomainContext<MeetingPorts>, slug: str
   return isSlugShaped(slug) ? ctx.store.findReleasedSlug(slug, ctx.now()) : undefined;
 }
 
-/** Removes a participant, raising `participant.left`; the place gets its deadline when it is now empty everywhere. */
-export async function leavePlace(ctx: LiveContext<PlacePorts>, connectionId: string): Promise<PlaceRef | undefined> {
+/**
+ * Removes a participant, raising `participant.left`; the place gets its
+ * deadline when it is now empty everywhere. With `socketId`, only while
+ * that socket holds them (a socket they resumed away from leaves nothing).
+ */
+export async function leavePlace(ctx: LiveContext<PlacePorts>, connectionId: string, socketId?: string): Promise<PlaceRef | undefined> {
   const clock = liveClock(ctx);
   return transact(ctx, async (tx) => {
-    const place = await tx.store.live.leave(connectionId, clock);
+    const place = await tx.store.live.leave(connectionId, clock, socketId);
     if (!place) return undefined;
     const organizationId = await tx.store.live.findPlaceOrganization(place);
     if (organizationId) raise(tx, { type: 'participant.left', organizationId, place, participantId: connectionId, at: clock.at });

@@ -35,6 +35,8 @@ export interface Participant extends MediaState {
   host: boolean;
   /** Who they are across reconnects (member or browser), to recognise a removed participant; null when unknown. */
   guestKey: string | null;
+  /** Their socket dropped and they may still come back (within the grace period): shown to others as reconnecting. */
+  reconnecting: boolean;
 }
 
 export interface PlaceSession {

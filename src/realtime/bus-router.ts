@@ -37,6 +37,11 @@ export function routeBusMessage(services: RealtimeServices, message: BusMessage)
       if (target?.role === 'participant') target.send(message.message);
       return;
     }
+    case 'resumed': {
+      const held = registry.member(message.place, message.participantId);
+      if (held?.role === 'participant' && held.connection.id !== message.socketId) held.takenOver();
+      return;
+    }
     case 'ended':
       registry.end(message.place, message.reason, message.byHost === true);
       return;

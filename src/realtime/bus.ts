@@ -23,6 +23,8 @@ export interface ListedParticipant extends MediaState {
   joinedAt: number;
   /** Their hand is raised: known from the deltas only, never stored (a list read from the database has none). */
   hand?: boolean;
+  /** Their socket dropped and they may come back (set only while true). */
+  reconnecting?: boolean;
 }
 
 /** One change of a place's participants. */
@@ -31,6 +33,8 @@ export type PresenceChange =
   | { kind: 'left'; participantId: string }
   | { kind: 'media'; participantId: string; media: MediaState }
   | { kind: 'hand'; participantId: string; raised: boolean }
+  /** Their socket dropped (they are kept for the grace period), or they came back on a new one. */
+  | { kind: 'connection'; participantId: string; reconnecting: boolean }
 
   /** No longer the host (their member rights ended). */
   | { kind: 'unhosted'; participantId: string };
@@ -38,6 +42,8 @@ export type PresenceChange =
 export type BusMessage =
   | { t: 'presence'; place: PlaceRef; change: PresenceChange }
   | { t: 'signal'; place: PlaceRef; to: string; message: RelayedMessage }
+  /** The participant came back on socket `socketId`: any other socket of theirs is closed, without leaving. */
+  | { t: 'resumed'; place: PlaceRef; participantId: string; socketId: string }
   /** An instance caught up from the database: the others announce their participants' hands in the place again. */
   | { t: 'hands'; place: PlaceRef }
   /** For every participant of the place (chat, reactions): relayed, never stored. */

@@ -8,6 +8,7 @@
  * only decides whether and when a message runs.
  */
 import type { Actor } from '../domain/actors.ts';
+import { ABNORMAL_CLOSURE } from '../../public/js/shared/close-codes.js';
 import { CloseCode, parseClientMessage, ProtocolError, type ClientMessage, type ServerMessage } from './protocol.ts';
 import type { Handler, HandlerTable, RealtimeServices, Session, SessionHost } from './session.ts';
 import type { SignedIn } from './sign-in-watch.ts';
@@ -28,6 +29,8 @@ export interface ConnectionLimits {
 export class Connection implements SessionHost, SignedIn {
   session: Session | undefined;
   gone = false;
+  /** This side closed it (a leave, a refusal, an end, a shutdown): it did not drop. */
+  private closedHere = false;
   private queue: Promise<void> = Promise.resolve();
   private windowStart = Date.now();
   private windowCount = 0;
@@ -126,9 +129,16 @@ export class Connection implements SessionHost, SignedIn {
     this.session = session;
   }
 
-  /** The transport closed (either side). */
-  closed(): void {
+  /**
+   * The transport closed (either side), with the close code the client
+   * sent (1006 when there was no closing handshake: the network dropped,
+   * or the server ended a socket that stopped answering pings); none when
+   * the transport refused a frame.
+   */
+  closed(code?: number): void {
     if (this.gone) return;
+    // Only a socket that ended without any closing handshake dropped: any close frame (a client's 1000, a browser's 1001 on leaving the page, ws's own 1009) is meant.
+    const dropped = !this.closedHere && code === ABNORMAL_CLOSURE;
     clearTimeout(this.joinTimer);
     this.gone = true;
     this.services.registry.forget(this);
@@ -137,7 +147,7 @@ export class Connection implements SessionHost, SignedIn {
     void this.services.track(
       this.queue.then(async () => {
         try {
-          await this.session?.closed();
+          await this.session?.closed({ dropped });
         } catch (error) {
           this.services.log.error({ err: error, role: this.session?.role }, 'realtime: could not undo a closed connection');
         }
@@ -146,6 +156,7 @@ export class Connection implements SessionHost, SignedIn {
   }
 
   close(code: number, reason: string): void {
+    this.closedHere = true;
     this.peer.close(code, reason);
   }
 

@@ -26,7 +26,8 @@ import type { PresenceChange, ListedParticipant } from './bus.ts';
 const KEEP_MS = 15_000;
 
 export function listedParticipant(p: Participant): ListedParticipant {
-  return { id: p.id, displayName: p.displayName, audio: p.audio, video: p.video, screen: p.screen, host: p.host, joinedAt: p.joinedAt.getTime() };
+  const entry: ListedParticipant = { id: p.id, displayName: p.displayName, audio: p.audio, video: p.video, screen: p.screen, host: p.host, joinedAt: p.joinedAt.getTime() };
+  return p.reconnecting ? { ...entry, reconnecting: true } : entry;
 }
 
 interface Received {
@@ -198,9 +199,16 @@ function applyTo(entries: ListedParticipant[], change: PresenceChange): boolean 
       entry.hand = change.raised;
       return true;
     }
+    case 'connection': {
+      const entry = entries[index];
+      if (!entry || Boolean(entry.reconnecting) === change.reconnecting) return false;
+      if (change.reconnecting) entry.reconnecting = true;
+      else delete entry.reconnecting;
+      return true;
+    }
   }
 }
 
 function sameEntry(a: ListedParticipant, b: ListedParticipant): boolean {
-  return a.displayName === b.displayName && a.audio === b.audio && a.video === b.video && a.screen === b.screen && a.host === b.host && a.joinedAt === b.joinedAt && Boolean(a.hand) === Boolean(b.hand);
+  return a.displayName === b.displayName && a.audio === b.audio && a.video === b.video && a.screen === b.screen && a.host === b.host && a.joinedAt === b.joinedAt && Boolean(a.hand) === Boolean(b.hand) && Boolean(a.reconnecting) === Boolean(b.reconnecting);
 }

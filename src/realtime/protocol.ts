@@ -29,7 +29,7 @@ export interface IceCandidate {
 }
 
 export type ClientMessage =
-  | { type: 'join'; target: { meetingId: string } | { slug: string }; name: string; audio: boolean; video: boolean; pass: string | null }
+  | { type: 'join'; target: { meetingId: string } | { slug: string }; name: string; audio: boolean; video: boolean; pass: string | null; resume: string | null }
   | { type: 'offer'; to: string; sdp: string }
   | { type: 'answer'; to: string; sdp: string }
   | { type: 'ice'; to: string; candidate: IceCandidate | null }
@@ -70,6 +70,8 @@ export interface ParticipantView {
   host: boolean;
   /** Their hand is raised (kept by the instances, never stored). */
   hand: boolean;
+  /** `reconnecting`: their socket dropped and they may come back (the grace period); their media may still flow. */
+  state: 'connected' | 'reconnecting';
 }
 
 /** A chat message as everyone in the place receives it (the sender too). */
@@ -116,6 +118,10 @@ export type ServerMessage =
       iceTransportPolicy: 'all' | 'relay';
       /** What this server relays besides media and presence: `chat`, `hand`, `reaction`. */
       features: string[];
+      /** Send it with the next `join` after a dropped socket to come back as this same participant (good once). */
+      resume: string;
+      /** This join took a dropped participant's place back (same id). */
+      resumed: boolean;
     }
   | { type: 'participants'; participants: ParticipantView[] }
   /** From `sfu`, an answer names the session (o= line) of the offer it answers: an answer to a replaced offer is recognised. */
@@ -217,7 +223,7 @@ const PARSERS: { [T in ClientMessage['type']]: (o: Fields) => MessageOf<T> } = {
     const target = hasMeeting ? { meetingId: str(o, 'meetingId', MAX_ID_CHARS) } : { slug: str(o, 'slug', MAX_ID_CHARS) };
     // The display name is checked by the domain (trimmed, 1 to 64 characters).
     // A member's pass to this meeting (domain/member-pass.ts), from the link a server was given for them.
-    return { type: 'join', target, name: str(o, 'name', 256), audio: bool(o, 'audio', true), video: bool(o, 'video', true), pass: nullableStr(o, 'pass', 200) };
+    return { type: 'join', target, name: str(o, 'name', 256), audio: bool(o, 'audio', true), video: bool(o, 'video', true), pass: nullableStr(o, 'pass', 200), resume: nullableStr(o, 'resume', 200) };
   },
   offer: (o) => ({ type: 'offer', to: str(o, 'to', MAX_ID_CHARS), sdp: str(o, 'sdp', MAX_SDP_CHARS) }),
   answer: (o) => ({ type: 'answer', to: str(o, 'to', MAX_ID_CHARS), sdp: str(o, 'sdp', MAX_SDP_CHARS) }),
@@ -322,8 +328,8 @@ export function parseClientMessage(text: string): ClientMessage {
 }
 
 /** How a participant is shown to the others. */
-export function participantView(p: { id: string; displayName: string; audio: boolean; video: boolean; screen: boolean; host: boolean; hand?: boolean }): ParticipantView {
-  return { id: p.id, name: p.displayName, audio: p.audio, video: p.video, screen: p.screen, host: p.host, hand: p.hand === true };
+export function participantView(p: { id: string; displayName: string; audio: boolean; video: boolean; screen: boolean; host: boolean; hand?: boolean; reconnecting?: boolean }): ParticipantView {
+  return { id: p.id, name: p.displayName, audio: p.audio, video: p.video, screen: p.screen, host: p.host, hand: p.hand === true, state: p.reconnecting ? 'reconnecting' : 'connected' };
 }
 
 export function knockView(k: { id: string; displayName: string; arrivedAt: Date; wasRemoved: boolean }): KnockView {

@@ -75,6 +75,7 @@ export class Realtime {
     private readonly log: RealtimeLogger,
     ice: IceConfig,
     tuning: RealtimeTuning = {},
+    resumeGraceSeconds = 0,
   ) {
     this.pingIntervalMs = tuning.pingIntervalMs ?? 5000;
     this.limits = { joinTimeoutMs: tuning.joinTimeoutMs ?? 10_000, maxMessagesPer10s: tuning.maxMessagesPer10s ?? 500 };
@@ -104,6 +105,7 @@ export class Realtime {
       iceServers: () => iceServersFor(ice, ctx.now()),
       iceTransportPolicy: ice.transportPolicy,
       signIns: new SignInWatch(ctx, log, track, tuning.signInCheckMs),
+      resumeGraceMs: resumeGraceSeconds * 1000,
     };
     this.sweeper = new Sweeper(this.services, tuning.sweepIntervalMs);
     bus.onLost?.((why) => this.catchUp(why));
@@ -213,7 +215,7 @@ export function withoutStacks(log: RealtimeLogger): RealtimeLogger {
 
 export function createRealtime(
   ctx: DomainContext,
-  config: Pick<Config, 'redisUrl' | 'redisKeyPrefix' | 'ice'>,
+  config: Pick<Config, 'redisUrl' | 'redisKeyPrefix' | 'ice'> & Partial<Pick<Config, 'resumeGraceSeconds'>>,
   logger: RealtimeLogger,
   tuning: RealtimeTuning = {},
 ): Realtime {
@@ -230,5 +232,5 @@ export function createRealtime(
         log.warn({ reason: error.message }, 'realtime: Redis unavailable; meetings across instances cannot connect until it is back');
       })
     : new LocalBus();
-  return new Realtime(live, bus, log, config.ice, tuning);
+  return new Realtime(live, bus, log, config.ice, tuning, config.resumeGraceSeconds ?? 0);
 }

@@ -15,7 +15,7 @@ export interface Held {
   readonly id: string;
   close(code: number, reason: string): void;
   /** The transport is gone: the connection's session undoes what it holds. */
-  closed(): void;
+  closed(code?: number): void;
 }
 
 interface InPlace {
@@ -40,6 +40,10 @@ export interface Participating extends InPlace {
   refuse(code: number, errorCode: string, message: string): void;
   /** The place uses the SFU: tell the browser (once), which then publishes to it. */
   useSfu(): void;
+  /** The connection holding them (a participant resumed elsewhere is held by another). */
+  readonly connection: { readonly id: string };
+  /** They came back on another socket: this one closes, leaving nothing. */
+  takenOver(): void;
 }
 
 /** Someone knocking at a meeting, waiting for its host. */

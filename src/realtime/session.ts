@@ -52,6 +52,8 @@ export interface RealtimeServices {
   readonly iceTransportPolicy: 'all' | 'relay';
   /** The member rights held by this instance's sockets, and their end. */
   readonly signIns: SignInWatch;
+  /** RESUME_GRACE_SECONDS in ms: how long a participant whose socket dropped is kept; 0: they leave at once. */
+  readonly resumeGraceMs: number;
 }
 
 
@@ -91,12 +93,23 @@ export type Handler<S, T extends ClientMessage['type']> = (session: S, message: 
 /** The messages a role takes; any other (but `ping`) is refused with `wrong_state`. */
 export type HandlerTable<S> = { readonly [T in ClientMessage['type']]?: Handler<S, T> };
 
+/** How a socket ended. */
+export interface ClosedHow {
+  /**
+   * It dropped: it ended without a closing handshake (1006: the network
+   * went, or the server ended a socket that stopped answering pings), not
+   * by a close of this side (a `leave`, a refusal, an end). A participant
+   * is then kept for the resume grace.
+   */
+  dropped: boolean;
+}
+
 export interface Session {
   readonly role: SessionRole;
   /** Its own role's table (typed for that role; the connection passes the session itself). */
   readonly handlers: HandlerTable<never>;
   /** The transport closed: undo what the role holds. Runs after every message in flight. */
-  closed(): Promise<void>;
+  closed(how: ClosedHow): Promise<void>;
   /** The member rights the connection held ended (their session, or the member): act as a guest, or close. */
   signedOut?(): void;
 }
@@ -104,6 +117,8 @@ export interface Session {
 /** A participant's session, as its message handlers use it. */
 export interface ParticipantRole {
   readonly connection: SessionHost;
+  /** Their participant id (their first socket's, kept across resumes): `from` of what they send. */
+  readonly id: string;
   readonly place: PlaceRef;
   /** In a meeting as its host (until their member rights end). */
   readonly host: boolean;

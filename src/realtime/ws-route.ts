@@ -33,7 +33,9 @@ interface WsSocket {
   terminate(): void;
   ping(): void;
   on(event: 'message', listener: (data: Buffer | ArrayBuffer | Buffer[], isBinary: boolean) => void): void;
-  on(event: 'pong' | 'close', listener: () => void): void;
+  on(event: 'pong', listener: () => void): void;
+  /** `code`: the client's close code, 1006 when the socket ended without a closing handshake. */
+  on(event: 'close', listener: (code: number) => void): void;
   on(event: 'error', listener: (error: Error) => void): void;
 }
 
@@ -127,15 +129,19 @@ export async function signallingPlugin(app: FastifyInstance, opts: WsRouteOption
       alive = false;
       socket.ping();
     }, pingIntervalMs);
-    socket.on('close', () => {
+    socket.on('close', (code: number) => {
       const left = (openByAddress.get(address) ?? 1) - 1;
       if (left > 0) openByAddress.set(address, left);
       else openByAddress.delete(address);
       clearInterval(pinger);
-      connection.closed();
+      // A frame ws refused (oversized, malformed) ends the socket without a handshake too, but that is no drop.
+      connection.closed(refused ? undefined : code);
     });
-    // Errors (resets, oversized frames) end in 'close'; nothing to add here.
-    socket.on('error', () => {});
+    // Protocol errors (oversized or malformed frames) end in 'close'.
+    let refused = false;
+    socket.on('error', () => {
+      refused = true;
+    });
   });
 }
 

@@ -20,6 +20,7 @@ import { organizationQueries } from './queries/organizations.ts';
 import { placeRecordQueries } from './queries/place-records.ts';
 import { placementQueries } from './queries/placements.ts';
 import { presenceQueries } from './queries/presence.ts';
+import { resumeQueries } from './queries/resumes.ts';
 import { roomQueries } from './queries/rooms.ts';
 import { spaceQueries } from './queries/spaces.ts';
 import { ssoQueries } from './queries/sso.ts';
@@ -57,7 +58,7 @@ const STORE_METHODS: Omit<Store, 'live'> & ThisType<Internals> = {
     );
   },
 };
-const LIVE_METHODS: Store['live'] & ThisType<QueryContext> = { ...presenceQueries, ...placeRecordQueries };
+const LIVE_METHODS: Store['live'] & ThisType<QueryContext> = { ...presenceQueries, ...resumeQueries, ...placeRecordQueries };
 
 /** The store over `db`: the database, or one transaction on it. */
 function storeOn(db: Db, dialect: Dialect, translate: ErrorTranslator): Store {

@@ -154,6 +154,12 @@ export interface PresenceTable {
   is_host: IntBool;
   /** Who the participant is across reconnects: their member id or their browser's (migration 014). */
   guest_key: string | null;
+  /** The connection holding them now; null while they are away (migration 024). */
+  socket_id: string | null;
+  /** While away: when their grace period ends (migration 024). */
+  detached_until: number | null;
+  /** SHA-256 of their resume token (migration 024). */
+  resume_hash: string | null;
 }
 
 /** A period of use of a room or board (migration 002); at most one open per place. */

@@ -15,7 +15,7 @@ const place: PlaceRef = { kind: 'meeting', id: 'm1' };
 const other: PlaceRef = { kind: 'meeting', id: 'm2' };
 
 function participant(id: string, joinedAt: number, media = { audio: true, video: true, screen: false }): Participant {
-  return { id, displayName: id.toUpperCase(), ...media, host: false, guestKey: null, instanceId: 'i', place, joinedAt: new Date(joinedAt) };
+  return { id, displayName: id.toUpperCase(), ...media, host: false, guestKey: null, instanceId: 'i', place, joinedAt: new Date(joinedAt), reconnecting: false };
 }
 function entry(id: string, joinedAt: number): ListedParticipant {
   return { id, displayName: id.toUpperCase(), audio: true, video: true, screen: false, host: false, joinedAt };

@@ -23,6 +23,8 @@ function participant(id: string, told: string[]): Participating {
     member: null,
     hand: false,
     reannounceHand: () => {},
+    connection: { id },
+    takenOver: () => {},
     send: () => {},
     refuse: () => {},
     end: () => {},

@@ -48,7 +48,9 @@ export async function connect(c) {
   c.joinedWith = { audio, video, screen: false };
   // A member's link carries their pass to this meeting (`?pass=`): the server lets them in as that member.
   const pass = c.params.get('pass');
-  signalling.send({ type: 'join', ...settings.target, name: state.name, audio, video, ...(pass ? { pass } : {}) });
+  // Back after a dropped socket: the resume token makes this page the same participant again, so the others keep their connections to it.
+  const resume = c.returning ? c.resumeToken : null;
+  signalling.send({ type: 'join', ...settings.target, name: state.name, audio, video, ...(pass ? { pass } : {}), ...(resume ? { resume } : {}) });
 }
 
 function onWelcome(c, m) {
@@ -57,8 +59,13 @@ function onWelcome(c, m) {
   state.host = m.host === true;
   state.locked = m.locked === true;
   state.knocks = [];
-  // Rejoined as a new participant: the others drop the connections to the
-  // old one, so these cannot be kept (a resumed participant keeps its id, and them).
+  // Good once, for the next drop; only in memory (a reload leaves, and joins anew).
+  c.resumeToken = typeof m.resume === 'string' ? m.resume : null;
+  c.resumed = m.resumed === true;
+  // Rejoined as a new participant (the resume was refused or too late): the
+  // others drop the connections to the old one, so these cannot be kept. A
+  // resumed participant keeps its id, and them: media.sync below drops only
+  // those to people who left meanwhile.
   if (c.media.selfId && c.media.selfId !== m.you.id) {
     c.media.closeAll();
     c.peerStates.clear();
@@ -130,6 +137,8 @@ async function onMessage(c, m) {
     case 'ended':
       return finish(c, m.by === 'host' ? 'endedByHost' : 'ended');
     case 'error':
+      // The server could not take this participant back (too late, or spent): it joins the page anew, and its welcome follows.
+      if (m.code === 'resume_refused') return void (c.resumeToken = null);
       if (m.code === 'bad_name') return showPrejoin(c, () => connect(c), m.message);
       if (m.code === 'removed') return finish(c, 'removed');
       if (m.code === 'turned_away') return finish(c, 'turnedAway');

@@ -14,6 +14,8 @@ function flags(c, p) {
   if (!p.audio) out.push(t('muted'));
   if (!p.video && !p.screen) out.push(t('camOff'));
   if (p.screen) out.push(t('sharing'));
+  // Their connection to the server dropped: kept for a while, their media may still arrive.
+  if (p.state === 'reconnecting') out.push(t('serverReconnecting'));
   return out.length ? ` · ${out.join(', ')}` : '';
 }
 

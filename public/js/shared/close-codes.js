@@ -11,6 +11,7 @@ export const CloseCode = Object.freeze({
   notJoinable: 4403,
   notFound: 4404,
   joinTimeout: 4408,
+  replaced: 4409,
   gone: 4410,
   tooManyMessages: 4429,
   removed: 4460,

@@ -28,6 +28,6 @@ export function handleChat(session: ParticipantRole, message: MessageOf<'chat'>)
   connection.services.publish({
     t: 'broadcast',
     place,
-    message: { type: 'chat', from: connection.id, name: session.name, text, at: new Date().toISOString() },
+    message: { type: 'chat', from: session.id, name: session.name, text, at: new Date().toISOString() },
   });
 }

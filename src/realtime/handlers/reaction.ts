@@ -17,5 +17,5 @@ export function handleReaction(session: ParticipantRole, message: MessageOf<'rea
     connection.send({ type: 'error', code: 'slow_down', message: 'Too many reactions at once: wait a moment.', about: 'reaction' });
     return;
   }
-  connection.services.publish({ t: 'broadcast', place, message: { type: 'reaction', from: connection.id, emoji: message.emoji } });
+  connection.services.publish({ t: 'broadcast', place, message: { type: 'reaction', from: session.id, emoji: message.emoji } });
 }

@@ -18,8 +18,8 @@ export function handleRelay(session: ParticipantRole, message: MessageOf<'offer'
   }
   const relayed =
     message.type === 'ice'
-      ? { type: 'ice' as const, from: connection.id, candidate: message.candidate }
-      : { type: message.type, from: connection.id, sdp: message.sdp };
+      ? { type: 'ice' as const, from: session.id, candidate: message.candidate }
+      : { type: message.type, from: session.id, sdp: message.sdp };
   connection.services.publish({ t: 'signal', place, to: message.to, message: relayed });
 }
 

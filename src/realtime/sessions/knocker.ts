@@ -68,7 +68,7 @@ export class KnockerSession implements Session, Knocking {
       if (outcome.kind !== 'entered') return;
       this.entered = true;
       services.registry.leave(this);
-      ParticipantSession.enter(this.connection, outcome, since);
+      await ParticipantSession.enter(this.connection, outcome, since);
     });
   }
 

@@ -15,6 +15,7 @@
 import { DomainError } from '../../domain/errors.ts';
 import { joinPlace } from '../../domain/joining.ts';
 import { memberOfPass } from '../../domain/member-pass.ts';
+import { resumePlace } from '../../domain/resuming.ts';
 import { checkDisplayName } from '../../domain/places.ts';
 import { arrive } from '../../domain/waiting/arrival.ts';
 import { openConsole } from '../../domain/waiting/consoles.ts';
@@ -36,12 +37,18 @@ export async function handleJoin(connection: SessionHost, message: MessageOf<'jo
   const guestKey = passed?.kind === 'member' ? `member:${passed.user.id}` : connection.guestKey;
   const arrival = { connectionId: connection.id, actor, guestKey, target, name, audio, video };
   const since = participantLists.mark();
-  const outcome = await joinPlace(ctx, arrival);
-  // The pass's member rights last while the member does (sign-in-watch.ts).
-  if (passed?.kind === 'member' && outcome.kind !== 'refused') {
-    connection.actAs(passed);
-    connection.services.signIns.watch(connection, { userId: passed.user.id, organizationId: passed.organization.id, sessionHash: null });
+  if (message.resume !== null) {
+    // Coming back after a dropped socket: the same participant, if the token still holds; else a new one.
+    const resumed = await resumePlace(ctx, { token: message.resume, target, socketId: connection.id, actor });
+    if (resumed.kind === 'resumed') {
+      actAsPassed(connection, passed);
+      await ParticipantSession.enter(connection, resumed, since, { token: resumed.token });
+      return;
+    }
+    connection.send({ type: 'error', code: 'resume_refused', message: 'This participant cannot be resumed (unknown or spent token, or too late): joining anew.' });
   }
+  const outcome = await joinPlace(ctx, arrival);
+  if (outcome.kind !== 'refused') actAsPassed(connection, passed);
   switch (outcome.kind) {
     case 'refused':
       if (outcome.reason === 'bad_name') return connection.refuse(CloseCode.badMessage, 'bad_name', outcome.message ?? 'Invalid name.');
@@ -50,8 +57,15 @@ export async function handleJoin(connection: SessionHost, message: MessageOf<'jo
       KnockerSession.knock(connection, outcome, arrival);
       return;
     case 'entered':
-      ParticipantSession.enter(connection, outcome, since);
+      await ParticipantSession.enter(connection, outcome, since);
   }
+}
+
+/** The pass's member rights last while the member does (sign-in-watch.ts). */
+function actAsPassed(connection: SessionHost, passed: Awaited<ReturnType<typeof memberOfPass>>): void {
+  if (passed?.kind !== 'member') return;
+  connection.actAs(passed);
+  connection.services.signIns.watch(connection, { userId: passed.user.id, organizationId: passed.organization.id, sessionHash: null });
 }
 
 export async function handleWait(connection: SessionHost, message: MessageOf<'wait'>): Promise<void> {

@@ -6,11 +6,15 @@
  * negotiation, announce their media and their hand at a bounded rate,
  * chat and react (relayed to everyone in the place, never stored), and,
  * as the meeting's host, run it (until their member rights end: then they
- * stay as a guest). Closing leaves the place (the other instances learn it
- * from the `participant.left` delta).
+ * stay as a guest). Leaving (or being closed by the server) leaves the
+ * place (the other instances learn it from the `participant.left` delta);
+ * a socket that drops without `leave` keeps the participant, away, for the
+ * resume grace, so that the page can come back as the same participant on
+ * any instance (domain/resuming.ts).
  */
 import type { JoinOutcome } from '../../domain/joining.ts';
 import { dropHost, leavePlace, updateMedia } from '../../domain/places.ts';
+import { detachParticipant, issueResume } from '../../domain/resuming.ts';
 import type { MediaState, PlaceRef } from '../../domain/presence.ts';
 import { handleAdmit, handleAskMute, handleEnd, handleLock, handleRemove, handleTurnAway, handleUnlock } from '../handlers/host.ts';
 import { CALL_FEATURES, CHAT_RATE, REACTION_RATE } from '../../../public/js/shared/call-extras.js';
@@ -23,7 +27,7 @@ import { handleRelay, handleSfuWant } from '../handlers/relay.ts';
 import { CloseCode, knockView, participantView, type ServerMessage } from '../protocol.ts';
 import { TokenBucket } from '../rate-limit.ts';
 import type { Participating } from '../registry.ts';
-import type { HandlerTable, ParticipantRole, Session, SessionHost } from '../session.ts';
+import type { ClosedHow, HandlerTable, ParticipantRole, Session, SessionHost } from '../session.ts';
 import { SfuLink } from './sfu-link.ts';
 
 /**
@@ -54,7 +58,8 @@ const HANDLERS: HandlerTable<ParticipantSession> = {
   sfu_want: handleSfuWant,
 };
 
-type Entered = Extract<JoinOutcome, { kind: 'entered' }>;
+/** What a participant's welcome says: a join's entry, or a resume's. */
+type Entered = Omit<Extract<JoinOutcome, { kind: 'entered' }>, 'kind'>;
 
 export class ParticipantSession implements Session, Participating, ParticipantRole {
   readonly role = 'participant';
@@ -74,23 +79,37 @@ export class ParticipantSession implements Session, Participating, ParticipantRo
   private onSfu = false;
   private link: SfuLink | undefined;
 
+  /** Another socket took this participant over (a resume): closing this one leaves nothing. */
+  private superseded = false;
+
   private constructor(
     readonly connection: SessionHost,
+    /** The participant's id: their first socket's, kept across resumes. */
+    readonly id: string,
     readonly place: PlaceRef,
     public host: boolean,
     readonly name: string,
   ) {}
 
   /**
-   * The join went through: the connection becomes this participant, is
-   * welcomed with who is there, and (the host) with who knocks. `since`
-   * is the participant lists' mark taken before the join's command ran.
+   * The join (or a resume, with the `resumed` participant's next token)
+   * went through: the connection becomes this participant, is welcomed
+   * with who is there and a resume token, and (the host) with who knocks.
+   * `since` is the participant lists' mark taken before the command ran.
    */
-  static enter(connection: SessionHost, entered: Entered, since: number): ParticipantSession {
-    const { registry, participantLists } = connection.services;
-    const session = new ParticipantSession(connection, entered.place, entered.host, entered.you.displayName);
+  static async enter(connection: SessionHost, entered: Entered, since: number, resumed?: { token: string }): Promise<ParticipantSession> {
+    const { registry, participantLists, ctx } = connection.services;
+    const token = resumed?.token ?? (await issueResume(ctx, entered.you.id));
+    const session = new ParticipantSession(connection, entered.you.id, entered.place, entered.host, entered.you.displayName);
     connection.become(session);
+    const before = registry.member(entered.place, session.id);
+    if (before?.role === 'participant') before.takenOver();
     registry.enter(session);
+    if (resumed) {
+      // Any older socket of theirs (one the server has not seen drop yet) is closed; everyone sees them connected again.
+      connection.services.publish({ t: 'resumed', place: entered.place, participantId: session.id, socketId: connection.id });
+      connection.services.publish({ t: 'presence', place: entered.place, change: { kind: 'connection', participantId: session.id, reconnecting: false } });
+    }
     // Hands are known only to the lists held from deltas (never stored); a list not held here yet learns them as its participants announce them again.
     const raised = new Set((participantLists.entries(entered.place) ?? []).filter((e) => e.hand).map((e) => e.id));
     connection.send({
@@ -103,15 +122,13 @@ export class ParticipantSession implements Session, Participating, ParticipantRo
       iceServers: connection.services.iceServers(),
       iceTransportPolicy: connection.services.iceTransportPolicy,
       features: [...CALL_FEATURES],
+      resume: token,
+      resumed: resumed !== undefined,
     });
     if (entered.host) connection.send({ type: 'knocks', knocks: entered.knocks.map(knockView) });
     participantLists.hold(entered.place, entered.participants, since);
     connection.services.sfuPlaces.counted(entered.place, participantLists.entries(entered.place)?.length ?? entered.participants.length);
     return session;
-  }
-
-  get id(): string {
-    return this.connection.id;
   }
 
   get member() {
@@ -134,7 +151,14 @@ export class ParticipantSession implements Session, Participating, ParticipantRo
   useSfu(): void {
     if (this.onSfu || this.left) return;
     this.onSfu = true;
-    this.send({ type: 'sfu', event: 'use', restart: false });
+    // Resumed, the page may hold SFU connections whose server-side link went with the old socket: it publishes anew.
+    this.send({ type: 'sfu', event: 'use', restart: this.connection.id !== this.id });
+  }
+
+  /** The participant came back on another socket: this one closes without leaving. */
+  takenOver(): void {
+    this.superseded = true;
+    this.connection.close(CloseCode.replaced, 'Continued on another connection.');
   }
 
   sfuLink(): SfuLink | undefined {
@@ -218,15 +242,21 @@ export class ParticipantSession implements Session, Participating, ParticipantRo
     this.connection.services.publish({ t: 'presence', place: this.place, change: { kind: 'hand', participantId: this.id, raised: this.raised } });
   }
 
-  async closed(): Promise<void> {
+  async closed(how: ClosedHow): Promise<void> {
     this.left = true;
     clearTimeout(this.mediaTimer);
     clearTimeout(this.handTimer);
-    const { registry, participantLists, sfuPlaces, ctx } = this.connection.services;
+    const { registry, participantLists, sfuPlaces, ctx, resumeGraceMs, publish } = this.connection.services;
     if (!registry.leave(this)) {
       participantLists.release(this.place);
       sfuPlaces.released(this.place);
     }
-    await Promise.all([leavePlace(ctx, this.id), this.link?.close()]);
+    const link = this.link?.close();
+    if (this.superseded) return void (await link);
+    // Dropped without leaving: kept, away, for the grace (unless another socket holds them already).
+    const away = how.dropped && resumeGraceMs > 0 && (await detachParticipant(ctx, this.id, this.connection.id, resumeGraceMs));
+    if (away) publish({ t: 'presence', place: away, change: { kind: 'connection', participantId: this.id, reconnecting: true } });
+    else await leavePlace(ctx, this.id, this.connection.id);
+    await link;
   }
 }

@@ -94,11 +94,12 @@ export const presenceQueries: PresenceQueries & ThisType<QueryContext> = {
     });
   },
 
-  async leave(connectionId, clock) {
+  async leave(connectionId, clock, socketId) {
     return atomically(this.db, async (trx) => {
-      const row = await trx
-        .deleteFrom('presence')
-        .where('connection_id', '=', connectionId)
+      let query = trx.deleteFrom('presence').where('connection_id', '=', connectionId);
+      // A socket that no longer holds the participant (they resumed on another) leaves nothing.
+      if (socketId !== undefined) query = query.where('socket_id', '=', socketId);
+      const row = await query
         .returning(['place_kind', 'place_id'])
         .executeTakeFirst();
       if (!row) return undefined;
@@ -188,7 +189,7 @@ function dropInstance(db: Db, instanceId: string, deadline: number, staleBefore:
  * Gives `place` the deadline `deadline` when nobody is present there on a
  * live instance. Locks the place's row first (see the module comment).
  */
-async function releaseIfEmpty(trx: Db, place: PlaceRef, deadline: number, staleBefore: number): Promise<void> {
+export async function releaseIfEmpty(trx: Db, place: PlaceRef, deadline: number, staleBefore: number): Promise<void> {
   if (place.kind === 'meeting') {
     await trx.updateTable('meetings').set({ closes_at: sql<number | null>`closes_at` }).where('id', '=', place.id).execute();
   } else {
@@ -237,10 +238,13 @@ function presenceRow(p: NewParticipant, place: PlaceRef): PresenceTable {
     joined_at: p.joinedAt.getTime(),
     is_host: toInt(p.host),
     guest_key: p.guestKey,
+    socket_id: p.id,
+    detached_until: null,
+    resume_hash: null,
   };
 }
 
-function rowToParticipant(r: PresenceTable): Participant {
+export function rowToParticipant(r: PresenceTable): Participant {
   return {
     id: r.connection_id,
     instanceId: r.instance_id,
@@ -252,6 +256,7 @@ function rowToParticipant(r: PresenceTable): Participant {
     joinedAt: new Date(Number(r.joined_at)),
     host: toBool(r.is_host),
     guestKey: r.guest_key,
+    reconnecting: r.detached_until !== null,
   };
 }
 
@@ -270,7 +275,7 @@ export function toPlace(r: { place_kind: string; place_id: string }): PlaceRef {
   return { kind: r.place_kind === 'session' ? 'session' : 'meeting', id: r.place_id };
 }
 
-function uniquePlaces(places: PlaceRef[]): PlaceRef[] {
+export function uniquePlaces(places: PlaceRef[]): PlaceRef[] {
   const seen = new Map<string, PlaceRef>();
   for (const p of places) seen.set(`${p.kind}:${p.id}`, p);
   return [...seen.values()];

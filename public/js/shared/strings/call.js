@@ -36,6 +36,7 @@ export const callTexts = {
     signallingLost: 'Connection to the meeting lost. Reconnecting… Video with people already connected goes on meanwhile.',
     backWith: 'Connected again. Still here: {names}.',
     backAlone: 'Connected again. Nobody else is back yet.',
+    serverReconnecting: 'reconnecting to the meeting',
     // Network quality.
     qualityGood: 'Connection: good',
     qualityFair: 'Connection: fair',
@@ -103,6 +104,7 @@ export const callTexts = {
     signallingLost: 'Verbindung zum Meeting unterbrochen. Neuer Versuch… Bestehende Videoverbindungen laufen so lange weiter.',
     backWith: 'Wieder verbunden. Noch da: {names}.',
     backAlone: 'Wieder verbunden. Sonst ist noch niemand zurück.',
+    serverReconnecting: 'verbindet sich erneut mit dem Meeting',
     qualityGood: 'Verbindung: gut',
     qualityFair: 'Verbindung: mittel',
     qualityPoor: 'Verbindung: schwach',
