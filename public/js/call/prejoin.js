@@ -77,9 +77,9 @@ export async function showPrejoin(c, onJoin, message, labels = {}) {
     avatar.style.setProperty('--avatar', colourOf(who));
     const problems = problemHelp(c, wantedProblems(c), {
       onRetry: () => acquire(c),
-      onWithout: () => {
-        state.audioOn = false;
-        state.videoOn = false;
+      onWithout: (without) => {
+        if (without.audio) state.audioOn = false;
+        if (without.video) state.videoOn = false;
         form.requestSubmit();
       },
     });
