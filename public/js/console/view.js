@@ -70,7 +70,7 @@ export function createConsoleView({ ct, clock, sinceText }) {
         ct(`console.check.${what}`),
         ' ',
         ...(status === 'ok'
-          ? [el('span', { 'aria-hidden': 'true' }, '✓'), el('span', { class: 'visually-hidden' }, ct('console.check.ok'))]
+          ? [el('span', { 'aria-hidden': 'true' }, '✓'), el('span', { class: 'visually-hidden' }, ` ${ct('console.check.ok')}`)]
           : [status === 'off' ? null : el('span', { 'aria-hidden': 'true' }, '✕ '), ct(`console.check.${status}`)]),
       );
     const network = readiness.network;
