@@ -32,6 +32,7 @@ export type DomainEvent = EventBase &
     | { type: 'participant.turned_away'; meetingId: string; knockId: string; displayName: string; byUserId?: string }
     | { type: 'participant.removed'; meetingId: string; participantId: string; displayName: string; byUserId?: string }
     | { type: 'participant.mute_requested'; meetingId: string; participantId: string; byUserId?: string }
+    | { type: 'participant.hand_lowered'; meetingId: string; participantId: string; byUserId?: string }
     | { type: 'room.session.started'; sessionId: string; ownerKind: 'room' | 'board'; ownerId: string }
     | { type: 'room.session.ended'; sessionId: string }
     | { type: 'participant.joined'; place: PlaceRef; participantId: string; displayName: string; media: MediaState; host: boolean }

@@ -117,6 +117,19 @@ export async function askToMute(ctx: LiveContext, actor: Actor | null, meetingId
   });
 }
 
+/**
+ * Lowers a participant's raised hand (raising `participant.hand_lowered`,
+ * not a webhook): a host's answer to "I have a question", or a hand
+ * forgotten up. Their own page lowers it; anyone else can only lower their own.
+ */
+export async function lowerHand(ctx: LiveContext, actor: Actor | null, meetingId: string, participantId: string): Promise<void> {
+  const meeting = await hostedMeeting(ctx, actor, meetingId);
+  const target = await presentIn(ctx, meeting, participantId);
+  await transact(ctx, async (tx) => {
+    raise(tx, { type: 'participant.hand_lowered', organizationId: meeting.organizationId, meetingId: meeting.id, participantId: target.id, ...byOf(actor), at: tx.now() });
+  });
+}
+
 /** Ends the meeting for everyone now, as a v3 DELETE ends it (`ended`, then its page answers 410); it stays readable through the API as closed. */
 export async function endForEveryone(ctx: DomainContext, actor: Actor | null, meetingId: string): Promise<void> {
   await hostedMeeting(ctx, actor, meetingId);

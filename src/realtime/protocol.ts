@@ -48,6 +48,7 @@ export type ClientMessage =
   | { type: 'end' }
   | { type: 'remove'; participantId: string }
   | { type: 'ask_mute'; participantId: string }
+  | { type: 'lower_hand'; participantId: string }
   | { type: 'lock' }
   | { type: 'unlock' }
   | { type: 'admit'; knockId: string }
@@ -128,6 +129,8 @@ export type ServerMessage =
   /** Your member rights ended (signed out, removed): you stay, no longer the host. */
   | { type: 'host'; host: false }
   | { type: 'mute_requested' }
+  /** The host lowered your raised hand. */
+  | { type: 'hand_lowered'; by: 'host' }
   | ChatMessage
   | ReactionMessage
   | { type: 'error'; code: string; message: string; about?: 'chat' | 'reaction' }
@@ -250,6 +253,7 @@ const PARSERS: { [T in ClientMessage['type']]: (o: Fields) => MessageOf<T> } = {
   end: () => ({ type: 'end' }),
   remove: (o) => ({ type: 'remove', participantId: str(o, 'participantId', MAX_ID_CHARS) }),
   ask_mute: (o) => ({ type: 'ask_mute', participantId: str(o, 'participantId', MAX_ID_CHARS) }),
+  lower_hand: (o) => ({ type: 'lower_hand', participantId: str(o, 'participantId', MAX_ID_CHARS) }),
   lock: () => ({ type: 'lock' }),
   unlock: () => ({ type: 'unlock' }),
   admit: (o) => ({ type: 'admit', knockId: str(o, 'knockId', MAX_ID_CHARS) }),

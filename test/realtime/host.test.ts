@@ -122,6 +122,7 @@ describe('the host across two instances on one PostgreSQL and one Redis', { skip
       { type: 'remove', participantId: ownerId },
       { type: 'remove', participantId: guestId },
       { type: 'ask_mute', participantId: ownerId },
+      { type: 'lower_hand', participantId: guestId },
       { type: 'unlock' },
       { type: 'lock' },
       { type: 'admit', knockId },
@@ -144,6 +145,7 @@ describe('the host across two instances on one PostgreSQL and one Redis', { skip
     assert.deepEqual(knockNames(await owner.c.latest('knocks', () => true)), ['Kit']);
     assert.equal(knocker.c.closeCode, undefined);
     assert.ok(!owner.c.messages.some((m) => m.type === 'mute_requested'));
+    assert.ok(![guest.c, owner.c].some((c) => c.messages.some((m) => m.type === 'hand_lowered')));
     for (const c of [guest.c, colleague.c, orgAdmin.c]) assert.equal(c.closeCode, undefined, 'a refused host message does not close the socket');
 
     // A knocking participant may not send admin messages at all.
@@ -224,6 +226,25 @@ describe('the host across two instances on one PostgreSQL and one Redis', { skip
     assert.equal((await join(one, meeting, 'Tia')).first.type, 'welcome');
     owner.c.send({ type: 'ask_mute', participantId: pat.first.you.id });
     await pat.c.next((m) => m.type === 'mute_requested');
+  });
+
+  it('lowers a raised hand on the other instance: everyone sees it down, its owner is told by whom', async () => {
+    const meeting = await consultation(drLee, { waitForOwner: false });
+    const owner = await join(one, meeting, 'Dr Lee', { member: drLee });
+    const pat = await join(two, meeting, 'Pat');
+    const patId = pat.first.you.id as string;
+    const handOf = (m: Message) => (m.participants as Array<{ id: string; hand: boolean }>).find((p) => p.id === patId)?.hand;
+    pat.c.send({ type: 'hand', raised: true });
+    await owner.c.latest('participants', (m) => handOf(m) === true);
+    owner.c.send({ type: 'lower_hand', participantId: patId });
+    assert.deepEqual(await pat.c.next((m) => m.type === 'hand_lowered'), { type: 'hand_lowered', by: 'host' });
+    await owner.c.latest('participants', (m) => handOf(m) === false);
+    await pat.c.latest('participants', (m) => handOf(m) === false);
+    // Someone no longer there: refused in words, the host's socket stays.
+    const from = owner.c.messages.length;
+    owner.c.send({ type: 'lower_hand', participantId: 'c_gone' });
+    assert.equal((await owner.c.next((m) => m.type === 'error', 5000, from)).code, 'not_found');
+    assert.equal(owner.c.closeCode, undefined);
   });
 
   it('ends a waiting-list call for everyone as a hang-up: the client is served and the member free', async () => {

@@ -23,6 +23,7 @@ function participant(id: string, told: string[]): Participating {
     member: null,
     hand: false,
     reannounceHand: () => {},
+    lowerHand: () => {},
     send: () => {},
     refuse: () => {},
     end: () => {},

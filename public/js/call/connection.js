@@ -127,6 +127,10 @@ async function onMessage(c, m) {
       return announce(t('noLongerHost'));
     case 'mute_requested':
       return showMuteRequest(c, () => toggleMic(c));
+    case 'hand_lowered':
+      c.ui.hand = false;
+      refresh(c);
+      return say(c, t('handLoweredByHost'));
     case 'ended':
       return finish(c, m.by === 'host' ? 'endedByHost' : 'ended');
     case 'error':

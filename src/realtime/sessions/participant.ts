@@ -12,7 +12,7 @@
 import type { JoinOutcome } from '../../domain/joining.ts';
 import { dropHost, leavePlace, updateMedia } from '../../domain/places.ts';
 import type { MediaState, PlaceRef } from '../../domain/presence.ts';
-import { handleAdmit, handleAskMute, handleEnd, handleLock, handleRemove, handleTurnAway, handleUnlock } from '../handlers/host.ts';
+import { handleAdmit, handleAskMute, handleEnd, handleLock, handleLowerHand, handleRemove, handleTurnAway, handleUnlock } from '../handlers/host.ts';
 import { CALL_FEATURES, CHAT_RATE, REACTION_RATE } from '../../../public/js/shared/call-extras.js';
 import { handleChat } from '../handlers/chat.ts';
 import { refuseSecondJoin, handleHangUp } from '../handlers/control.ts';
@@ -44,6 +44,7 @@ const HANDLERS: HandlerTable<ParticipantSession> = {
   end: handleEnd,
   remove: handleRemove,
   ask_mute: handleAskMute,
+  lower_hand: handleLowerHand,
   lock: handleLock,
   unlock: handleUnlock,
   admit: handleAdmit,
@@ -205,6 +206,10 @@ export class ParticipantSession implements Session, Participating, ParticipantRo
       this.handTimer = undefined;
       this.publishHand();
     }, wait);
+  }
+
+  lowerHand(): void {
+    this.raiseHand(false);
   }
 
   reannounceHand(): void {
