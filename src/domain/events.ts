@@ -26,6 +26,7 @@ export type DomainEvent = EventBase &
     | { type: 'meeting.ended'; meetingId: string; reason: 'closed' | 'deleted'; byUserId?: string; byApiKeyId?: string }
     | { type: 'meeting.locked'; meetingId: string; byUserId?: string }
     | { type: 'meeting.unlocked'; meetingId: string; byUserId?: string }
+    | { type: 'meeting.chat_changed'; meetingId: string; chatOff: boolean; byUserId?: string }
     | { type: 'meeting.knocked'; meetingId: string; knockId: string; displayName: string }
     | { type: 'meeting.knock.withdrawn'; meetingId: string; knockId: string }
     | { type: 'participant.admitted'; meetingId: string; knockId: string; displayName: string; byUserId?: string }

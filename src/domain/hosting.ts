@@ -88,6 +88,20 @@ export async function setLocked(ctx: DomainContext, actor: Actor | null, meeting
 }
 
 /**
+ * Turns the meeting's chat off (or on again) for everyone (raising
+ * `meeting.chat_changed`, not a webhook): while it is off the server
+ * refuses every chat message. Returns whether it changed.
+ */
+export async function setChatOff(ctx: DomainContext, actor: Actor | null, meetingId: string, off: boolean): Promise<boolean> {
+  const meeting = await hostedMeeting(ctx, actor, meetingId);
+  return transact(ctx, async (tx) => {
+    const changed = await tx.store.setMeetingChat(meeting.id, off);
+    if (changed) raise(tx, { type: 'meeting.chat_changed', organizationId: meeting.organizationId, meetingId: meeting.id, chatOff: off, ...byOf(actor), at: tx.now() });
+    return changed;
+  });
+}
+
+/**
  * Removes a participant (raising `participant.removed` and
  * `participant.left`): they leave at once and, recognised by their member
  * id or their browser, knock if they come back during this meeting.

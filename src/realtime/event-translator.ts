@@ -43,6 +43,8 @@ export function busMessagesOf(event: DomainEvent): BusMessage[] {
       return [{ t: 'removed', place: meeting(event.meetingId), participantId: event.participantId }];
     case 'participant.mute_requested':
       return [{ t: 'mute', place: meeting(event.meetingId), to: event.participantId }];
+    case 'meeting.chat_changed':
+      return [{ t: 'chat_state', place: meeting(event.meetingId), off: event.chatOff }];
     case 'participant.hand_lowered':
       return [{ t: 'lower_hand', place: meeting(event.meetingId), to: event.participantId }];
     case 'member.signed_out':

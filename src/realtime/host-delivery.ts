@@ -12,9 +12,9 @@ import type { BusMessage } from './bus.ts';
 import { CloseCode, knockView } from './protocol.ts';
 import type { PlaceMember } from './registry.ts';
 
-export type HostMessage = Extract<BusMessage, { t: 'lock' | 'knocks' | 'admission' | 'removed' | 'mute' | 'lower_hand' }>;
+export type HostMessage = Extract<BusMessage, { t: 'lock' | 'knocks' | 'admission' | 'removed' | 'mute' | 'lower_hand' | 'chat_state' }>;
 
-const HOST_MESSAGES: ReadonlySet<BusMessage['t']> = new Set(['lock', 'knocks', 'admission', 'removed', 'mute', 'lower_hand']);
+const HOST_MESSAGES: ReadonlySet<BusMessage['t']> = new Set(['lock', 'knocks', 'admission', 'removed', 'mute', 'lower_hand', 'chat_state']);
 
 export function isHostMessage(message: BusMessage): message is HostMessage {
   return HOST_MESSAGES.has(message.t);
@@ -26,6 +26,12 @@ export async function deliverHostDecision(ctx: LiveContext, message: HostMessage
   switch (message.t) {
     case 'lock':
       for (const p of participants) p.send({ type: 'lock', locked: message.locked });
+      return;
+    case 'chat_state':
+      for (const p of participants) {
+        p.chatTurned(message.off);
+        p.send({ type: 'chat_state', off: message.off });
+      }
       return;
     case 'knocks': {
       const hosts = participants.filter((p) => p.host);

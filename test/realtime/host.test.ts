@@ -123,6 +123,7 @@ describe('the host across two instances on one PostgreSQL and one Redis', { skip
       { type: 'remove', participantId: guestId },
       { type: 'ask_mute', participantId: ownerId },
       { type: 'lower_hand', participantId: guestId },
+      { type: 'set_chat', off: true },
       { type: 'unlock' },
       { type: 'lock' },
       { type: 'admit', knockId },
@@ -145,7 +146,8 @@ describe('the host across two instances on one PostgreSQL and one Redis', { skip
     assert.deepEqual(knockNames(await owner.c.latest('knocks', () => true)), ['Kit']);
     assert.equal(knocker.c.closeCode, undefined);
     assert.ok(!owner.c.messages.some((m) => m.type === 'mute_requested'));
-    assert.ok(![guest.c, owner.c].some((c) => c.messages.some((m) => m.type === 'hand_lowered')));
+    assert.ok(![guest.c, owner.c].some((c) => c.messages.some((m) => m.type === 'hand_lowered' || m.type === 'chat_state')));
+    assert.equal(now.chatOff, false);
     for (const c of [guest.c, colleague.c, orgAdmin.c]) assert.equal(c.closeCode, undefined, 'a refused host message does not close the socket');
 
     // A knocking participant may not send admin messages at all.
@@ -287,5 +289,33 @@ describe('the host across two instances on one PostgreSQL and one Redis', { skip
     const guest = await settingsOf();
     assert.equal(guest.settings.host, false);
     assert.match(guest.setCookie, /foyer_participant=[A-Za-z0-9_-]{24}; Max-Age=2592000; Path=\/; HttpOnly; SameSite=Lax/);
+  });
+
+  it('turns the chat off for everyone on every instance, refused by the server while off, and on again', async () => {
+    const meeting = await consultation(drLee, { waitForOwner: false });
+    const owner = await join(one, meeting, 'Dr Lee', { member: drLee });
+    const pat = await join(two, meeting, 'Pat');
+    assert.equal(pat.first.chatOff, false);
+    owner.c.send({ type: 'set_chat', off: true });
+    assert.deepEqual(await pat.c.next((m) => m.type === 'chat_state'), { type: 'chat_state', off: true });
+    await owner.c.next((m) => m.type === 'chat_state');
+    assert.equal((await record(meeting)).chatOff, true);
+    // Refused on either instance, the host's own too; nothing reaches anyone.
+    for (const c of [pat.c, owner.c]) {
+      const from = c.messages.length;
+      c.send({ type: 'chat', text: 'hello?' });
+      const refused = await c.next((m) => m.type === 'error', 5000, from);
+      assert.deepEqual([refused.code, refused.about], ['chat_off', 'chat']);
+    }
+    // Someone joining later learns it from their welcome.
+    const sam = await join(one, meeting, 'Sam');
+    assert.equal(sam.first.chatOff, true);
+    assert.ok(![owner.c, pat.c, sam.c].some((c) => c.messages.some((m) => m.type === 'chat')));
+
+    owner.c.send({ type: 'set_chat', off: false });
+    await sam.c.latest('chat_state', (m) => m.off === false);
+    await pat.c.latest('chat_state', (m) => m.off === false);
+    pat.c.send({ type: 'chat', text: 'back on' });
+    assert.equal((await sam.c.next((m) => m.type === 'chat')).text, 'back on');
   });
 });

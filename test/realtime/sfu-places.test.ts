@@ -24,6 +24,7 @@ function participant(id: string, told: string[]): Participating {
     hand: false,
     reannounceHand: () => {},
     lowerHand: () => {},
+    chatTurned: () => {},
     send: () => {},
     refuse: () => {},
     end: () => {},

@@ -4,7 +4,7 @@
 import { Signalling } from '../lib/signalling.js';
 import { CloseCode, RECONNECT_CODES } from '../shared/close-codes.js';
 import { announce as say, announcePresence } from './announce.js';
-import { onChat, onChatRefused } from './chat.js';
+import { onChat, onChatRefused, onChatState, showChatState } from './chat.js';
 import { finish } from './end.js';
 import { announce, refreshLock, renderKnocks, showMuteRequest } from './host.js';
 import { showKnock } from './knock.js';
@@ -56,6 +56,7 @@ function onWelcome(c, m) {
   state.selfId = m.you.id;
   state.host = m.host === true;
   state.locked = m.locked === true;
+  state.chatOff = m.chatOff === true;
   state.knocks = [];
   // Rejoined as a new participant: the others drop the connections to the
   // old one, so these cannot be kept (a resumed participant keeps its id, and them).
@@ -73,6 +74,7 @@ function onWelcome(c, m) {
   // What this server relays besides media (chat, hands, reactions): the page offers only that.
   c.features = new Set(Array.isArray(m.features) ? m.features : []);
   renderCall(c);
+  showChatState(c);
   c.emit('call');
   // `join` said what was there then; whatever changed since (a late camera, a shared screen) is said now.
   if (JSON.stringify(announced(state)) !== JSON.stringify(c.joinedWith)) sendMedia(c);
@@ -127,6 +129,8 @@ async function onMessage(c, m) {
       return announce(t('noLongerHost'));
     case 'mute_requested':
       return showMuteRequest(c, () => toggleMic(c));
+    case 'chat_state':
+      return onChatState(c, m.off === true);
     case 'hand_lowered':
       c.ui.hand = false;
       refresh(c);

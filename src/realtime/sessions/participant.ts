@@ -12,7 +12,7 @@
 import type { JoinOutcome } from '../../domain/joining.ts';
 import { dropHost, leavePlace, updateMedia } from '../../domain/places.ts';
 import type { MediaState, PlaceRef } from '../../domain/presence.ts';
-import { handleAdmit, handleAskMute, handleEnd, handleLock, handleLowerHand, handleRemove, handleTurnAway, handleUnlock } from '../handlers/host.ts';
+import { handleAdmit, handleAskMute, handleEnd, handleLock, handleLowerHand, handleRemove, handleSetChat, handleTurnAway, handleUnlock } from '../handlers/host.ts';
 import { CALL_FEATURES, CHAT_RATE, REACTION_RATE } from '../../../public/js/shared/call-extras.js';
 import { handleChat } from '../handlers/chat.ts';
 import { refuseSecondJoin, handleHangUp } from '../handlers/control.ts';
@@ -45,6 +45,7 @@ const HANDLERS: HandlerTable<ParticipantSession> = {
   remove: handleRemove,
   ask_mute: handleAskMute,
   lower_hand: handleLowerHand,
+  set_chat: handleSetChat,
   lock: handleLock,
   unlock: handleUnlock,
   admit: handleAdmit,
@@ -71,6 +72,8 @@ export class ParticipantSession implements Session, Participating, ParticipantRo
   private handTimer: NodeJS.Timeout | undefined;
   private lastHandAt = 0;
   private readonly rates = { chat: new TokenBucket(CHAT_RATE), reaction: new TokenBucket(REACTION_RATE) };
+  /** The host turned the chat off (from the welcome, then from every instance's `chat_state`). */
+  chatOff = false;
   /** Told that the place uses the SFU. */
   private onSfu = false;
   private link: SfuLink | undefined;
@@ -90,6 +93,7 @@ export class ParticipantSession implements Session, Participating, ParticipantRo
   static enter(connection: SessionHost, entered: Entered, since: number): ParticipantSession {
     const { registry, participantLists } = connection.services;
     const session = new ParticipantSession(connection, entered.place, entered.host, entered.you.displayName);
+    session.chatOff = entered.chatOff;
     connection.become(session);
     registry.enter(session);
     // Hands are known only to the lists held from deltas (never stored); a list not held here yet learns them as its participants announce them again.
@@ -101,6 +105,7 @@ export class ParticipantSession implements Session, Participating, ParticipantRo
       participants: entered.participants.map((p) => participantView({ ...p, hand: raised.has(p.id) })),
       host: entered.host,
       locked: entered.locked,
+      chatOff: entered.chatOff,
       iceServers: connection.services.iceServers(),
       iceTransportPolicy: connection.services.iceTransportPolicy,
       features: [...CALL_FEATURES],
@@ -206,6 +211,10 @@ export class ParticipantSession implements Session, Participating, ParticipantRo
       this.handTimer = undefined;
       this.publishHand();
     }, wait);
+  }
+
+  chatTurned(off: boolean): void {
+    this.chatOff = off;
   }
 
   lowerHand(): void {

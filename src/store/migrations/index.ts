@@ -23,6 +23,7 @@ import { titlesAndReadiness } from './019_titles_and_readiness.ts';
 import { slugReservations } from './020_slug_reservations.ts';
 import { waitingPresence } from './021_waiting_presence.ts';
 import { serviceSettings } from './023_service_settings.ts';
+import { meetingChat } from './025_meeting_chat.ts';
 
 const migrations: Record<string, Migration> = {
   '001_initial': initial,
@@ -42,6 +43,7 @@ const migrations: Record<string, Migration> = {
   '020_slug_reservations': slugReservations,
   '021_waiting_presence': waitingPresence,
   '023_service_settings': serviceSettings,
+  '025_meeting_chat': meetingChat,
 };
 
 export const migrationProvider: MigrationProvider = {
