@@ -95,7 +95,7 @@ export async function setLocked(ctx: DomainContext<HostingPorts & PlacePorts>, a
  * `meeting.chat_changed`, not a webhook): while it is off the server
  * refuses every chat message. Returns whether it changed.
  */
-export async function setChatOff(ctx: DomainContext, actor: Actor | null, meetingId: string, off: boolean): Promise<boolean> {
+export async function setChatOff(ctx: DomainContext<HostingPorts & PlacePorts>, actor: Actor | null, meetingId: string, off: boolean): Promise<boolean> {
   const meeting = await hostedMeeting(ctx, actor, meetingId);
   return transact(ctx, async (tx) => {
     const changed = await tx.store.setMeetingChat(meeting.id, off);
@@ -139,7 +139,7 @@ export async function askToMute(ctx: LiveContext<PlacePorts>, actor: Actor | nul
  * not a webhook): a host's answer to "I have a question", or a hand
  * forgotten up. Their own page lowers it; anyone else can only lower their own.
  */
-export async function lowerHand(ctx: LiveContext, actor: Actor | null, meetingId: string, participantId: string): Promise<void> {
+export async function lowerHand(ctx: LiveContext<PlacePorts>, actor: Actor | null, meetingId: string, participantId: string): Promise<void> {
   const meeting = await hostedMeeting(ctx, actor, meetingId);
   const target = await presentIn(ctx, meeting, participantId);
   await transact(ctx, async (tx) => {
