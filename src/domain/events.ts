@@ -26,12 +26,14 @@ export type DomainEvent = EventBase &
     | { type: 'meeting.ended'; meetingId: string; reason: 'closed' | 'deleted'; byUserId?: string; byApiKeyId?: string }
     | { type: 'meeting.locked'; meetingId: string; byUserId?: string }
     | { type: 'meeting.unlocked'; meetingId: string; byUserId?: string }
+    | { type: 'meeting.chat_changed'; meetingId: string; chatOff: boolean; byUserId?: string }
     | { type: 'meeting.knocked'; meetingId: string; knockId: string; displayName: string }
     | { type: 'meeting.knock.withdrawn'; meetingId: string; knockId: string }
     | { type: 'participant.admitted'; meetingId: string; knockId: string; displayName: string; byUserId?: string }
     | { type: 'participant.turned_away'; meetingId: string; knockId: string; displayName: string; byUserId?: string }
     | { type: 'participant.removed'; meetingId: string; participantId: string; displayName: string; byUserId?: string }
     | { type: 'participant.mute_requested'; meetingId: string; participantId: string; byUserId?: string }
+    | { type: 'participant.hand_lowered'; meetingId: string; participantId: string; byUserId?: string }
     | { type: 'room.session.started'; sessionId: string; ownerKind: 'room' | 'board'; ownerId: string }
     | { type: 'room.session.ended'; sessionId: string }
     | { type: 'participant.joined'; place: PlaceRef; participantId: string; displayName: string; media: MediaState; host: boolean }

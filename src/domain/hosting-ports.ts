@@ -28,6 +28,9 @@ export interface HostingStore {
   /** Sets the lock when it is one of `from` (any, when absent); returns whether it changed. */
   setMeetingLock(meetingId: string, to: MeetingLock, from?: readonly MeetingLock[]): Promise<boolean>;
 
+  /** Turns the meeting's chat off or on; returns whether it changed. */
+  setMeetingChat(meetingId: string, off: boolean): Promise<boolean>;
+
   insertKnock(knock: Knock): Promise<void>;
   /** Knocks still `knocking` whose instance has been seen since `staleBefore`, oldest first. */
   listKnocks(meetingId: string, staleBefore: Date): Promise<Knock[]>;

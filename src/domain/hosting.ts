@@ -91,6 +91,20 @@ export async function setLocked(ctx: DomainContext<HostingPorts & PlacePorts>, a
 }
 
 /**
+ * Turns the meeting's chat off (or on again) for everyone (raising
+ * `meeting.chat_changed`, not a webhook): while it is off the server
+ * refuses every chat message. Returns whether it changed.
+ */
+export async function setChatOff(ctx: DomainContext<HostingPorts & PlacePorts>, actor: Actor | null, meetingId: string, off: boolean): Promise<boolean> {
+  const meeting = await hostedMeeting(ctx, actor, meetingId);
+  return transact(ctx, async (tx) => {
+    const changed = await tx.store.setMeetingChat(meeting.id, off);
+    if (changed) raise(tx, { type: 'meeting.chat_changed', organizationId: meeting.organizationId, meetingId: meeting.id, chatOff: off, ...byOf(actor), at: tx.now() });
+    return changed;
+  });
+}
+
+/**
  * Removes a participant (raising `participant.removed` and
  * `participant.left`): they leave at once and, recognised by their member
  * id or their browser, knock if they come back during this meeting.
@@ -117,6 +131,19 @@ export async function askToMute(ctx: LiveContext<PlacePorts>, actor: Actor | nul
   const target = await presentIn(ctx, meeting, participantId);
   await transact(ctx, async (tx) => {
     raise(tx, { type: 'participant.mute_requested', organizationId: meeting.organizationId, meetingId: meeting.id, participantId: target.id, ...byOf(actor), at: tx.now() });
+  });
+}
+
+/**
+ * Lowers a participant's raised hand (raising `participant.hand_lowered`,
+ * not a webhook): a host's answer to "I have a question", or a hand
+ * forgotten up. Their own page lowers it; anyone else can only lower their own.
+ */
+export async function lowerHand(ctx: LiveContext<PlacePorts>, actor: Actor | null, meetingId: string, participantId: string): Promise<void> {
+  const meeting = await hostedMeeting(ctx, actor, meetingId);
+  const target = await presentIn(ctx, meeting, participantId);
+  await transact(ctx, async (tx) => {
+    raise(tx, { type: 'participant.hand_lowered', organizationId: meeting.organizationId, meetingId: meeting.id, participantId: target.id, ...byOf(actor), at: tx.now() });
   });
 }
 

@@ -58,6 +58,8 @@ export type JoinOutcome =
       host: boolean;
       /** Arrivals knock (always false in a room's place). */
       locked: boolean;
+      /** The host turned the chat off (always false in a room's place). */
+      chatOff: boolean;
       /** Everyone present, them included, oldest first. */
       participants: Participant[];
       /** Those knocking, oldest first: only for the host, empty otherwise. */
@@ -145,7 +147,7 @@ async function enterMeeting(tx: DomainContext<JoinPorts>, live: LiveContext<Join
   const staleBefore = liveClock(live).staleBefore;
   const participants = await tx.store.live.listPresent(place, staleBefore);
   const knocks = host ? await tx.store.listKnocks(meeting.id, staleBefore) : [];
-  return { kind: 'entered', you, place, title: null, host, locked, participants, knocks };
+  return { kind: 'entered', you, place, title: null, host, locked, chatOff: meeting.chatOff, participants, knocks };
 }
 
 async function enterSlugPlace(ctx: LiveContext<PlacePorts>, asked: Asked, slug: string): Promise<JoinOutcome> {
@@ -167,7 +169,7 @@ async function enterSlugPlace(ctx: LiveContext<PlacePorts>, asked: Asked, slug: 
     const you: Participant = { ...joining, place };
     raise(tx, joinedEvent(found.organizationId, you));
     const participants = await tx.store.live.listPresent(place, liveClock(ctx).staleBefore);
-    return { kind: 'entered', you, place, title, host: false, locked: false, participants, knocks: [] };
+    return { kind: 'entered', you, place, title, host: false, locked: false, chatOff: false, participants, knocks: [] };
   });
 }
 

@@ -196,6 +196,7 @@ export async function createMeeting(ctx: DomainContext<MeetingPorts & MemberPort
     closedAt: null,
     deletedAt: null,
     lock: waitForOwner ? 'until_owner' : 'open',
+    chatOff: false,
     title,
   };
 

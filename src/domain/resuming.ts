@@ -67,6 +67,8 @@ export type ResumeOutcome =
       /** Still the host: they were, and the new socket is still that member's. */
       host: boolean;
       locked: boolean;
+      /** The host turned the meeting's chat off. */
+      chatOff: boolean;
       participants: Participant[];
       knocks: Knock[];
       /** The next token (the one sent is spent). */
@@ -104,7 +106,7 @@ export async function resumePlace(ctx: LiveContext<PlacePorts & HostingPorts>, r
       const staleBefore = liveClock(ctx).staleBefore;
       const participants = await tx.store.live.listPresent(place, staleBefore);
       const knocks = host ? await tx.store.listKnocks(meeting.id, staleBefore) : [];
-      return { kind: 'resumed', you: { ...you, host }, place, title: null, host, locked: meeting.lock !== 'open', participants, knocks, token: next.token };
+      return { kind: 'resumed', you: { ...you, host }, place, title: null, host, locked: meeting.lock !== 'open', chatOff: meeting.chatOff, participants, knocks, token: next.token };
     });
   }
   const found = await placeAtSlug(ctx, request.target.slug);
@@ -118,5 +120,5 @@ export async function resumePlace(ctx: LiveContext<PlacePorts & HostingPorts>, r
   if (!you) return refused;
   const participants = await ctx.store.live.listPresent(held, liveClock(ctx).staleBefore);
   const title = found.kind === 'room' ? found.title : found.name;
-  return { kind: 'resumed', you, place: held, title, host: false, locked: false, participants, knocks: [], token: next.token };
+  return { kind: 'resumed', you, place: held, title, host: false, locked: false, chatOff: false, participants, knocks: [], token: next.token };
 }

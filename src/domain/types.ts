@@ -71,6 +71,8 @@ export interface Meeting {
   lock: MeetingLock;
   /** What the call page shows as the meeting's name (v3 and dashboard extension); null: none given. */
   title: string | null;
+  /** The host turned the chat off for everyone (see hosting.ts); messages are never stored either way. */
+  chatOff: boolean;
 }
 
 /**

@@ -55,6 +55,8 @@ export type BusMessage =
   | { t: 'admission'; place: PlaceRef; knockId: string; admitted: boolean }
   | { t: 'removed'; place: PlaceRef; participantId: string }
   | { t: 'mute'; place: PlaceRef; to: string }
+  | { t: 'lower_hand'; place: PlaceRef; to: string }
+  | { t: 'chat_state'; place: PlaceRef; off: boolean }
   /** A board's or queue's waiting list changed: its followers are sent their view. */
   | { t: 'line'; organizationId: string; spaceId: string }
   /** A member's sign-in session (or all of them) ended: sockets check theirs now (sign-in-watch.ts). */

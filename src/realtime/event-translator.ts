@@ -43,6 +43,10 @@ export function busMessagesOf(event: DomainEvent): BusMessage[] {
       return [{ t: 'removed', place: meeting(event.meetingId), participantId: event.participantId }];
     case 'participant.mute_requested':
       return [{ t: 'mute', place: meeting(event.meetingId), to: event.participantId }];
+    case 'meeting.chat_changed':
+      return [{ t: 'chat_state', place: meeting(event.meetingId), off: event.chatOff }];
+    case 'participant.hand_lowered':
+      return [{ t: 'lower_hand', place: meeting(event.meetingId), to: event.participantId }];
     case 'member.signed_out':
       return [{ t: 'signed_out', userId: event.userId }];
     case 'waiting.changed':

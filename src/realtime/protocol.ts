@@ -48,6 +48,8 @@ export type ClientMessage =
   | { type: 'end' }
   | { type: 'remove'; participantId: string }
   | { type: 'ask_mute'; participantId: string }
+  | { type: 'lower_hand'; participantId: string }
+  | { type: 'set_chat'; off: boolean }
   | { type: 'lock' }
   | { type: 'unlock' }
   | { type: 'admit'; knockId: string }
@@ -112,6 +114,8 @@ export type ServerMessage =
       host: boolean;
       /** Arrivals knock (always false in a room). */
       locked: boolean;
+      /** The host turned the chat off: chat messages are refused (always false in a room). */
+      chatOff: boolean;
       /** Where to find a path for media: STUN and TURN servers, with TURN credentials of this participant's own. */
       iceServers: IceServer[];
       /** `relay`: use the TURN relay only (the operator's ICE_TRANSPORT_POLICY). */
@@ -134,6 +138,10 @@ export type ServerMessage =
   /** Your member rights ended (signed out, removed): you stay, no longer the host. */
   | { type: 'host'; host: false }
   | { type: 'mute_requested' }
+  /** The host lowered your raised hand. */
+  | { type: 'hand_lowered'; by: 'host' }
+  /** The host turned the chat off or on again. */
+  | { type: 'chat_state'; off: boolean }
   | ChatMessage
   | ReactionMessage
   | { type: 'error'; code: string; message: string; about?: 'chat' | 'reaction' }
@@ -256,8 +264,10 @@ const PARSERS: { [T in ClientMessage['type']]: (o: Fields) => MessageOf<T> } = {
   end: () => ({ type: 'end' }),
   remove: (o) => ({ type: 'remove', participantId: str(o, 'participantId', MAX_ID_CHARS) }),
   ask_mute: (o) => ({ type: 'ask_mute', participantId: str(o, 'participantId', MAX_ID_CHARS) }),
+  lower_hand: (o) => ({ type: 'lower_hand', participantId: str(o, 'participantId', MAX_ID_CHARS) }),
   lock: () => ({ type: 'lock' }),
   unlock: () => ({ type: 'unlock' }),
+  set_chat: (o) => ({ type: 'set_chat', off: bool(o, 'off') }),
   admit: (o) => ({ type: 'admit', knockId: str(o, 'knockId', MAX_ID_CHARS) }),
   turn_away: (o) => ({ type: 'turn_away', knockId: str(o, 'knockId', MAX_ID_CHARS) }),
   // Length and the list of reactions are the handlers' to check: a message too long is refused, not the socket closed.

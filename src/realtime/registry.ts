@@ -34,6 +34,10 @@ export interface Participating extends InPlace {
   readonly member: Actor | null;
   /** Their hand is raised. */
   readonly hand: boolean;
+  /** The host lowered their hand. */
+  lowerHand(): void;
+  /** The host turned the meeting's chat off or on: their messages are refused or relayed from now on. */
+  chatTurned(off: boolean): void;
   /** Tells every instance their hand's state again (a list read from the database has no hands). */
   reannounceHand(): void;
   send(message: ServerMessage): void;

@@ -128,6 +128,8 @@ export interface ParticipantRole {
   announceMedia(media: MediaState): void;
   /** Raises or lowers their hand; announced at a bounded rate, the newest state always. */
   raiseHand(raised: boolean): void;
+  /** The host turned the place's chat off (as this instance last heard). */
+  readonly chatOff: boolean;
   /** Whether one more chat message (or reaction) is within their rate; counts it when it is. */
   allow(kind: 'chat' | 'reaction'): boolean;
   /** The participant's link to the SFU (created on first use); undefined without an SFU. */

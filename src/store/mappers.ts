@@ -110,6 +110,7 @@ export function meetingToRow(m: Meeting): MeetingsTable {
     deleted_at: toMillisOrNull(m.deletedAt),
     lock_state: m.lock,
     title: m.title,
+    chat_off: toInt(m.chatOff),
   };
 }
 
@@ -128,6 +129,7 @@ export function rowToMeeting(r: MeetingsTable): Meeting {
     deletedAt: toDateOrNull(r.deleted_at),
     lock: r.lock_state === 'locked' || r.lock_state === 'until_owner' ? r.lock_state : 'open',
     title: r.title ?? null,
+    chatOff: r.chat_off === undefined ? false : toBool(r.chat_off),
   };
 }
 

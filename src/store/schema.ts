@@ -65,6 +65,8 @@ export interface MeetingsTable {
   lock_state: string;
   /** Shown on the call page (migration 019). */
   title?: string | null;
+  /** The host turned the chat off (migration 025). */
+  chat_off?: IntBool;
   /** When the first participant entered (see migration 013); not part of `Meeting`. */
   started_at?: number | null;
 }

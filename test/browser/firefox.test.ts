@@ -222,4 +222,44 @@ describe('meeting pages in Firefox', { skip }, () => {
     await assertLiveRemoteVideo(vera.page, 1, 'Vera (Firefox, camera off) receiving from Host');
     await closeAll(plain, vera);
   });
+
+  it('sends a Firefox camera and microphone that answer 4 s after Join: the Chromium side sees and hears them', async () => {
+    // Headless Firefox cannot grant a permission later (BiDi has no camera permission), so the
+    // late answer is a pending getUserMedia, released by the test after Join.
+    const url = pageUrl((await api.post('/v3/meeting', { json: {} })).body.redirectUrl);
+    const chrome = await inChromium(url);
+    await joinAs(chrome.page, 'Chrome');
+    const context = await ff.browser.newContext();
+    const page = await context.newPage();
+    opened.push({ context, page });
+    await page.addInitScript(`{
+      const md = navigator.mediaDevices;
+      const original = md.getUserMedia.bind(md);
+      let answer;
+      const answered = new Promise((r) => (answer = r));
+      window.__answer = () => { window.__answeredAt = Date.now(); answer(); };
+      md.getUserMedia = async (c) => { await answered; return original(c); };
+    }`);
+    await page.goto(url);
+    await joinAs(page, 'Fox');
+    await waitForParticipants(chrome.page, ['Chrome', 'Fox']);
+    assert.deepEqual(await page.evaluate(() => (window as any).foyer.media()), { audio: false, video: false, screen: false });
+    await new Promise((r) => setTimeout(r, 4000));
+    const answered = await page.evaluate(() => {
+      (window as any).__answer();
+      return (window as any).__answeredAt as number;
+    });
+    // Generous bounds (the promise is 2 s): a loaded machine slows Firefox's fake capture most; the figures are printed.
+    await page.waitForFunction(() => JSON.stringify((window as any).foyer.media()) === '{"audio":true,"video":true,"screen":false}', undefined, { timeout: 30_000 });
+    const sending = Date.now() - answered;
+    await chrome.page.waitForSelector('.tile:not(.self):not(.off):not(.muted):has(figcaption:has-text("Fox"))', { timeout: 30_000 });
+    const shown = Date.now() - answered;
+    await waitForRemoteFrames(chrome.page, 1);
+    const firstFrames = Date.now() - answered;
+    await assertLiveRemoteVideo(chrome.page, 1, 'Chrome receiving the late Firefox camera');
+    console.log(`# slow camera (Firefox → Chromium), ms after the camera answered: sending ${sending}, tile on ${shown}, first frames ${firstFrames}, live video (10 more frames, playing) ${Date.now() - answered}`);
+    assert.deepEqual(await page.evaluate(() => (window as any).foyer.media()), { audio: true, video: true, screen: false });
+    assert.equal(await page.textContent('#cam .btn-label'), 'Stop camera');
+    assert.equal(await page.textContent('#mic .btn-label'), 'Mute');
+  });
 });

@@ -72,6 +72,26 @@ describe('the meeting admin in Chromium', { skip }, () => {
     assert.equal(await patient.page.locator('#people-list .host-badge').count(), 1);
     assert.equal(await patient.page.locator('[data-action="remove"]').count(), 0, 'the patient has no host controls');
 
+    // Pat raises a hand; the owner lowers it from the participant list: down for both, and Pat is told.
+    await patient.page.click('#hand');
+    await owner.page.getByRole('button', { name: 'Participants' }).click();
+    await owner.page.getByRole('button', { name: 'Lower the hand of Pat' }).click({ timeout: WAIT });
+    await patient.page.waitForFunction(() => (window as any).foyer.announcements().includes('The host lowered your hand.'), undefined, { timeout: WAIT });
+    assert.equal(await patient.page.getAttribute('#hand', 'aria-pressed'), 'false');
+    await owner.page.waitForFunction(() => (window as any).foyer.hands().length === 0, undefined, { timeout: WAIT });
+    await owner.page.getByRole('button', { name: 'Participants' }).click();
+
+    // The owner turns the chat off (More → "Turn chat off"): Pat's box is off and says why; on again, it works.
+    await owner.page.click('#more');
+    await owner.page.getByRole('button', { name: 'Turn chat off' }).click();
+    await patient.page.click('#chat');
+    await patient.page.waitForSelector('#chat-input:disabled', { timeout: WAIT });
+    assert.equal(await patient.page.textContent('#chat-off'), 'The host has turned the chat off.');
+    await owner.page.click('#more');
+    await owner.page.getByRole('button', { name: 'Turn chat on' }).click();
+    await patient.page.waitForSelector('#chat-input:enabled', { timeout: WAIT });
+    await patient.page.click('#chat');
+
     // Removing (from the participant list) asks first; Pat then sees the "removed by the host" screen, with no way back in by a button.
     await owner.page.getByRole('button', { name: 'Participants' }).click();
     await owner.page.getByRole('button', { name: 'Remove Pat from the meeting' }).click();

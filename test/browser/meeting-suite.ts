@@ -12,7 +12,7 @@ import { after, afterEach, before } from 'node:test';
 import type { Browser } from 'playwright-core';
 import { openTestDatabase, type TestDatabase } from '../support/databases.ts';
 import { client, seedOrganization, startServer, type Client, type TestServer } from '../support/server.ts';
-import { joinAs, launch, onlyRemote, openParticipant, waitForParticipants, waitUntil, type OpenOptions, type Participant } from './support.ts';
+import { joinAs, launch, onlyRemote, openParticipant, waitForParticipants, waitUntil, type LaunchOptions, type OpenOptions, type Participant } from './support.ts';
 
 // Long enough for a page to load and join before a meeting nobody joined closes, even with two
 // browser suites sharing a small machine's cores under load.
@@ -65,7 +65,7 @@ export interface MeetingSuite {
 }
 
 /** Registers the shared set-up in the calling `describe` and returns its handles (valid inside tests). */
-export function useMeetingSuite(): MeetingSuite {
+export function useMeetingSuite(launchOptions: LaunchOptions = {}): MeetingSuite {
   let db: TestDatabase;
   let server: TestServer;
   let shortIdle: TestServer;
@@ -81,7 +81,7 @@ export function useMeetingSuite(): MeetingSuite {
     const seeded = await seedOrganization(server.ctx, 'basic');
     api = client(server.baseUrl, seeded);
     shortApi = client(shortIdle.baseUrl, seeded);
-    browser = await launch();
+    browser = await launch(launchOptions);
   });
   // Calls left running would load the machine for every later test.
   afterEach(async () => {

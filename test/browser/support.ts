@@ -34,8 +34,18 @@ export function browserSkipReason(): string | undefined {
   return reason;
 }
 
-export async function launch(): Promise<Browser> {
-  return chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS, headless: true });
+export interface LaunchOptions {
+  /**
+   * false: no `--use-fake-ui-for-media-stream`, so camera and microphone
+   * are only what each context's permissions allow (granted later with
+   * `context.grantPermissions`, as a person answering a prompt late).
+   */
+  grantMedia?: boolean;
+}
+
+export async function launch({ grantMedia = true }: LaunchOptions = {}): Promise<Browser> {
+  const args = grantMedia ? CHROMIUM_ARGS : CHROMIUM_ARGS.filter((a) => a !== '--use-fake-ui-for-media-stream');
+  return chromium.launch({ executablePath: CHROMIUM, args, headless: true });
 }
 
 export interface Participant {
@@ -46,11 +56,13 @@ export interface Participant {
 export interface OpenOptions {
   /** Runs before the page loads: init scripts, WebSocket routes. */
   setup?: (page: Page) => Promise<unknown>;
+  /** What the context may use from the start (default: camera and microphone). */
+  permissions?: string[];
 }
 
 /** A new participant (own browser context: own storage, own devices) opening `url`. */
 export async function openParticipant(browser: Browser, url: string, options: OpenOptions = {}): Promise<Participant> {
-  const context = await browser.newContext({ permissions: ['camera', 'microphone'] });
+  const context = await browser.newContext({ permissions: options.permissions ?? ['camera', 'microphone'] });
   const page = await context.newPage();
   page.on('pageerror', (error) => console.log(`# page error: ${error.message}`));
   await options.setup?.(page);

@@ -122,6 +122,8 @@ describe('the host across two instances on one PostgreSQL and one Redis', { skip
       { type: 'remove', participantId: ownerId },
       { type: 'remove', participantId: guestId },
       { type: 'ask_mute', participantId: ownerId },
+      { type: 'lower_hand', participantId: guestId },
+      { type: 'set_chat', off: true },
       { type: 'unlock' },
       { type: 'lock' },
       { type: 'admit', knockId },
@@ -144,6 +146,8 @@ describe('the host across two instances on one PostgreSQL and one Redis', { skip
     assert.deepEqual(knockNames(await owner.c.latest('knocks', () => true)), ['Kit']);
     assert.equal(knocker.c.closeCode, undefined);
     assert.ok(!owner.c.messages.some((m) => m.type === 'mute_requested'));
+    assert.ok(![guest.c, owner.c].some((c) => c.messages.some((m) => m.type === 'hand_lowered' || m.type === 'chat_state')));
+    assert.equal(now.chatOff, false);
     for (const c of [guest.c, colleague.c, orgAdmin.c]) assert.equal(c.closeCode, undefined, 'a refused host message does not close the socket');
 
     // A knocking participant may not send admin messages at all.
@@ -226,6 +230,25 @@ describe('the host across two instances on one PostgreSQL and one Redis', { skip
     await pat.c.next((m) => m.type === 'mute_requested');
   });
 
+  it('lowers a raised hand on the other instance: everyone sees it down, its owner is told by whom', async () => {
+    const meeting = await consultation(drLee, { waitForOwner: false });
+    const owner = await join(one, meeting, 'Dr Lee', { member: drLee });
+    const pat = await join(two, meeting, 'Pat');
+    const patId = pat.first.you.id as string;
+    const handOf = (m: Message) => (m.participants as Array<{ id: string; hand: boolean }>).find((p) => p.id === patId)?.hand;
+    pat.c.send({ type: 'hand', raised: true });
+    await owner.c.latest('participants', (m) => handOf(m) === true);
+    owner.c.send({ type: 'lower_hand', participantId: patId });
+    assert.deepEqual(await pat.c.next((m) => m.type === 'hand_lowered'), { type: 'hand_lowered', by: 'host' });
+    await owner.c.latest('participants', (m) => handOf(m) === false);
+    await pat.c.latest('participants', (m) => handOf(m) === false);
+    // Someone no longer there: refused in words, the host's socket stays.
+    const from = owner.c.messages.length;
+    owner.c.send({ type: 'lower_hand', participantId: 'c_gone' });
+    assert.equal((await owner.c.next((m) => m.type === 'error', 5000, from)).code, 'not_found');
+    assert.equal(owner.c.closeCode, undefined);
+  });
+
   it('ends a waiting-list call for everyone as a hang-up: the client is served and the member free', async () => {
     const operator = operatorActor(clinic);
     const created = await createSpace(one.ctx, operator, 'queue', { name: 'Walk-in', slug: `walk-in-${Date.now().toString(36)}` });
@@ -266,5 +289,33 @@ describe('the host across two instances on one PostgreSQL and one Redis', { skip
     const guest = await settingsOf();
     assert.equal(guest.settings.host, false);
     assert.match(guest.setCookie, /foyer_participant=[A-Za-z0-9_-]{24}; Max-Age=2592000; Path=\/; HttpOnly; SameSite=Lax/);
+  });
+
+  it('turns the chat off for everyone on every instance, refused by the server while off, and on again', async () => {
+    const meeting = await consultation(drLee, { waitForOwner: false });
+    const owner = await join(one, meeting, 'Dr Lee', { member: drLee });
+    const pat = await join(two, meeting, 'Pat');
+    assert.equal(pat.first.chatOff, false);
+    owner.c.send({ type: 'set_chat', off: true });
+    assert.deepEqual(await pat.c.next((m) => m.type === 'chat_state'), { type: 'chat_state', off: true });
+    await owner.c.next((m) => m.type === 'chat_state');
+    assert.equal((await record(meeting)).chatOff, true);
+    // Refused on either instance, the host's own too; nothing reaches anyone.
+    for (const c of [pat.c, owner.c]) {
+      const from = c.messages.length;
+      c.send({ type: 'chat', text: 'hello?' });
+      const refused = await c.next((m) => m.type === 'error', 5000, from);
+      assert.deepEqual([refused.code, refused.about], ['chat_off', 'chat']);
+    }
+    // Someone joining later learns it from their welcome.
+    const sam = await join(one, meeting, 'Sam');
+    assert.equal(sam.first.chatOff, true);
+    assert.ok(![owner.c, pat.c, sam.c].some((c) => c.messages.some((m) => m.type === 'chat')));
+
+    owner.c.send({ type: 'set_chat', off: false });
+    await sam.c.latest('chat_state', (m) => m.off === false);
+    await pat.c.latest('chat_state', (m) => m.off === false);
+    pat.c.send({ type: 'chat', text: 'back on' });
+    assert.equal((await sam.c.next((m) => m.type === 'chat')).text, 'back on');
   });
 });

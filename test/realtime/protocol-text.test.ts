@@ -30,6 +30,8 @@ const SAMPLES: { [T in ClientMessage['type']]: Record<string, unknown> } = {
   end: { type: 'end' },
   remove: { type: 'remove', participantId: 'c_abc' },
   ask_mute: { type: 'ask_mute', participantId: 'c_abc' },
+  lower_hand: { type: 'lower_hand', participantId: 'c_abc' },
+  set_chat: { type: 'set_chat', off: true },
   lock: { type: 'lock' },
   unlock: { type: 'unlock' },
   admit: { type: 'admit', knockId: 'c_knock' },

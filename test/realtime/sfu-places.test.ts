@@ -25,6 +25,8 @@ function participant(id: string, told: string[]): Participating {
     reannounceHand: () => {},
     connection: { id },
     takenOver: () => {},
+    lowerHand: () => {},
+    chatTurned: () => {},
     send: () => {},
     refuse: () => {},
     end: () => {},

@@ -77,11 +77,36 @@ export function buildChat(c) {
     el('p', { class: 'note', id: 'chat-note' }, t('chatNotStored')),
     log,
     empty,
+    el('p', { class: 'note chat-off', id: 'chat-off', role: 'status' }),
     form,
   );
   for (const m of c.ui.messages) list.append(messageItem(c, m));
   empty.hidden = c.ui.messages.length > 0;
+  queueMicrotask(() => showChatState(c));
   return section;
+}
+
+/** The host turned the chat off (or on): the box and Send follow, and a note says why. */
+export function showChatState(c) {
+  const off = Boolean(c.state.chatOff);
+  const input = document.getElementById('chat-input');
+  const send = document.getElementById('chat-send');
+  const note = document.getElementById('chat-off');
+  if (input) input.disabled = off;
+  if (send) send.disabled = off;
+  if (note) {
+    note.hidden = !off;
+    note.textContent = off ? c.t('chatIsOff') : '';
+  }
+  const toggle = document.getElementById('chat-toggle');
+  if (toggle) toggle.querySelector('.btn-label').textContent = c.t(off ? 'chatTurnOn' : 'chatTurnOff');
+}
+
+/** The host turned the chat off or on (`chat_state`): shown and said. */
+export function onChatState(c, off) {
+  c.state.chatOff = off;
+  showChatState(c);
+  announce(c, c.t(off ? 'chatTurnedOff' : 'chatTurnedOn'));
 }
 
 function messageItem(c, m) {
@@ -100,6 +125,10 @@ export function sendChat(c, text) {
   const value = String(text ?? '').trim();
   const error = document.getElementById('chat-error');
   if (!value) return false;
+  if (c.state.chatOff) {
+    if (error) error.textContent = c.t('chatIsOff');
+    return false;
+  }
   if (value.length > MAX_CHAT_CHARS) {
     if (error) error.textContent = c.tf('chatTooLong', { n: MAX_CHAT_CHARS });
     return false;
@@ -137,10 +166,10 @@ export function onChat(c, m) {
   }
 }
 
-/** The server refused a message: too many at once (`slow_down`), or too long. */
+/** The server refused a message: the chat is off (`chat_off`), too many at once (`slow_down`), or too long. */
 export function onChatRefused(c, code) {
   const error = document.getElementById('chat-error');
-  if (error) error.textContent = code === 'slow_down' ? c.t('chatSlowDown') : c.tf('chatTooLong', { n: MAX_CHAT_CHARS });
+  if (error) error.textContent = code === 'chat_off' ? c.t('chatIsOff') : code === 'slow_down' ? c.t('chatSlowDown') : c.tf('chatTooLong', { n: MAX_CHAT_CHARS });
 }
 
 /** The panel opened: everything is read. */

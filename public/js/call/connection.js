@@ -4,7 +4,7 @@
 import { Signalling } from '../lib/signalling.js';
 import { CloseCode, RECONNECT_CODES } from '../shared/close-codes.js';
 import { announce as say, announcePresence } from './announce.js';
-import { onChat, onChatRefused } from './chat.js';
+import { onChat, onChatRefused, onChatState, showChatState } from './chat.js';
 import { finish } from './end.js';
 import { announce, refreshLock, renderKnocks, showMuteRequest } from './host.js';
 import { showKnock } from './knock.js';
@@ -58,6 +58,7 @@ function onWelcome(c, m) {
   state.selfId = m.you.id;
   state.host = m.host === true;
   state.locked = m.locked === true;
+  state.chatOff = m.chatOff === true;
   state.knocks = [];
   // Good once, for the next drop; only in memory (a reload leaves, and joins anew).
   c.resumeToken = typeof m.resume === 'string' ? m.resume : null;
@@ -80,6 +81,7 @@ function onWelcome(c, m) {
   // What this server relays besides media (chat, hands, reactions): the page offers only that.
   c.features = new Set(Array.isArray(m.features) ? m.features : []);
   renderCall(c);
+  showChatState(c);
   c.emit('call');
   // `join` said what was there then; whatever changed since (a late camera, a shared screen) is said now.
   if (JSON.stringify(announced(state)) !== JSON.stringify(c.joinedWith)) sendMedia(c);
@@ -134,6 +136,12 @@ async function onMessage(c, m) {
       return announce(t('noLongerHost'));
     case 'mute_requested':
       return showMuteRequest(c, () => toggleMic(c));
+    case 'chat_state':
+      return onChatState(c, m.off === true);
+    case 'hand_lowered':
+      c.ui.hand = false;
+      refresh(c);
+      return say(c, t('handLoweredByHost'));
     case 'ended':
       return finish(c, m.by === 'host' ? 'endedByHost' : 'ended');
     case 'error':

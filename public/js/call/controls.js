@@ -87,6 +87,7 @@ export function buildControls(c) {
     el('button', { type: 'button', class: 'menu-item narrow-only', id: 'menu-settings', onclick: a.openSettings }, icon('settings'), el('span', { class: 'btn-label' }, t('settings'))),
     el('button', { type: 'button', class: 'menu-item', id: 'view-toggle', onclick: a.toggleView }, icon('grid'), el('span', { class: 'btn-label' })),
     hostItems ? el('button', { type: 'button', class: 'menu-item', id: 'lock', onclick: a.toggleLock }, icon('lock'), el('span', { class: 'btn-label' })) : null,
+    hostItems && chat ? el('button', { type: 'button', class: 'menu-item', id: 'chat-toggle', onclick: a.toggleChat }, icon('chat'), el('span', { class: 'btn-label' }, t(state.chatOff ? 'chatTurnOn' : 'chatTurnOff'))) : null,
     hostItems ? el('button', { type: 'button', class: 'menu-item danger', id: 'end-all', onclick: a.endForAll }, icon('end'), el('span', { class: 'btn-label' }, t('endForAll'))) : null,
   );
   popover(c, more, moreMenu);

@@ -51,6 +51,8 @@ export function participantActions(c, p) {
   return el(
     'span',
     { class: 'host-actions' },
+    // The server checks each of these for the host; a raised hand a host has answered goes down for everyone.
+    p.hand ? el('button', { type: 'button', class: 'small', 'data-action': 'lower-hand', 'aria-label': tf('lowerHandLabel', { name: p.name }), onclick: () => send(c, { type: 'lower_hand', participantId: p.id }) }, t('lowerHandOf')) : null,
     p.audio ? el('button', { type: 'button', class: 'small', 'data-action': 'ask-mute', 'aria-label': tf('askMuteLabel', { name: p.name }), onclick: askMute }, t('askMute')) : null,
     el('button', { type: 'button', class: 'small danger', 'data-action': 'remove', 'aria-label': tf('removeLabel', { name: p.name }), onclick: remove }, t('remove')),
   );

@@ -106,6 +106,8 @@ export function createCall(page, { onEnd = null, waitingCall = false } = {}) {
       refresh(c);
     },
     toggleLock: () => toggleLock(c),
+    /** The host turns the meeting's chat off or on; the server decides and tells everyone (`chat_state`). */
+    toggleChat: () => c.state.signalling?.send({ type: 'set_chat', off: !c.state.chatOff }),
     endForAll: () => endForAll(c),
     /** Connects again to one person whose connection failed (the media source decides how). */
     retry: (id) => c.media.retry?.(id),

@@ -27,7 +27,7 @@ export function wantedProblems(c) {
 /**
  * The help for `problems` ({audio, video}), or null when there is none.
  * `onRetry` tries the devices again; `onWithout` (optional) goes on without
- * them; `onChoose` (optional) opens the device choice.
+ * the blocked ones (`onWithout({audio, video})`: which to leave off); `onChoose` (optional) opens the device choice.
  */
 export function problemHelp(c, problems, { onRetry, onWithout, onChoose } = {}) {
   const { t } = c;
@@ -56,7 +56,8 @@ export function problemHelp(c, problems, { onRetry, onWithout, onChoose } = {}) 
   if (video === 'unsupported' || audio === 'unsupported') parts.push(el('p', { class: 'problem' }, t('unsupported')));
   if (onRetry) buttons.push(el('button', { type: 'button', class: 'primary small', id: 'retry-devices', onclick: onRetry }, t('retryDevices')));
   if (onChoose && (video === 'ended' || audio === 'ended' || video === 'inUse' || audio === 'inUse')) buttons.push(el('button', { type: 'button', class: 'small', id: 'choose-device', onclick: onChoose }, t('chooseDevice')));
-  if (onWithout && blocked) buttons.push(el('button', { type: 'button', class: 'small', id: 'join-without', onclick: onWithout }, t('joinWithout')));
-  if (blocked && onWithout) parts.push(el('p', { class: 'tip' }, t('withoutNote')));
+  // Only what is blocked is left behind: a working microphone stays on when the camera alone is blocked.
+  if (onWithout && blocked) buttons.push(el('button', { type: 'button', class: 'small', id: 'join-without', onclick: () => onWithout({ audio: audio === 'blocked', video: video === 'blocked' }) }, t(`joinWithout${blocked}`)));
+  if (blocked && onWithout) parts.push(el('p', { class: 'tip' }, t(`withoutNote${blocked}`)));
   return el('div', { class: 'device-help', id: 'device-help', role: 'alert' }, ...parts, buttons.length ? el('div', { class: 'row' }, ...buttons) : null);
 }

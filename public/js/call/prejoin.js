@@ -68,16 +68,18 @@ export async function showPrejoin(c, onJoin, message, labels = {}) {
     micButton.prepend(icon(now.audio ? 'mic' : 'micOff'));
     camButton.prepend(icon(now.video ? 'cam' : 'camOff'));
     for (const b of [micButton, camButton]) b.querySelectorAll('.icon').forEach((i, n) => n > 0 && i.remove());
-    if (preview.srcObject !== state.stream) preview.srcObject = state.stream;
+    // A stream without a picture is never shown: a <video> waiting for its first frame holds up the page's load event for good.
+    const showing = cameraTrack(state) ? state.stream : null;
+    if (preview.srcObject !== showing) preview.srcObject = showing;
     box.classList.toggle('off', !cameraTrack(state));
     const who = name.value.trim() || state.name;
     avatar.firstChild.replaceChildren(who ? initials(who) : icon('person'));
     avatar.style.setProperty('--avatar', colourOf(who));
     const problems = problemHelp(c, wantedProblems(c), {
       onRetry: () => acquire(c),
-      onWithout: () => {
-        state.audioOn = false;
-        state.videoOn = false;
+      onWithout: (without) => {
+        if (without.audio) state.audioOn = false;
+        if (without.video) state.videoOn = false;
         form.requestSubmit();
       },
     });

@@ -3,11 +3,21 @@
 // a person whose own uplink is weak about what helps, and what this page
 // sends made lighter as the call grows or the uplink weakens.
 
-/** 0 measuring, 1 poor, 2 fair, 3 good, from one connection's figures (rtt in seconds, loss as a fraction). */
+/** Below this, video that should arrive has as good as stopped. */
+const STALLED_KBPS = 15;
+
+/**
+ * 0 measuring, 1 poor, 2 fair, 3 good, from one connection's figures (rtt
+ * in seconds, loss as a fraction). The network is judged by its round trip
+ * and loss; the bitrate only tells a stall. A low bitrate by itself says
+ * nothing about the path: a still picture, a small tile's layer or a
+ * sender easing off for a larger call all send little over a perfect one
+ * (three people on one machine's loopback read "fair" or "poor" before).
+ */
 export function classify({ rtt, loss, inKbps, expectVideo = true }) {
   if (rtt === undefined || rtt === null) return 0;
-  if (rtt > 0.8 || loss > 0.1 || (expectVideo && inKbps !== undefined && inKbps < 30)) return 1;
-  if (rtt > 0.3 || loss > 0.03 || (expectVideo && inKbps !== undefined && inKbps < 120)) return 2;
+  if (rtt > 0.8 || loss > 0.1 || (expectVideo && inKbps !== undefined && inKbps < STALLED_KBPS)) return 1;
+  if (rtt > 0.3 || loss > 0.03) return 2;
   return 3;
 }
 

@@ -61,14 +61,17 @@ export function createConsoleView({ ct, clock, sinceText }) {
       node.replaceChildren(el('span', { class: 'badge off', 'data-check': 'none' }, ct('console.readinessUnknown')));
       return;
     }
+    // Only "works" is a sign (✓, named for screen readers); anything else is said in words,
+    // so "switched off" (the client's choice) never reads like "not working".
     const device = (what, status) =>
       el(
         'span',
         { class: `badge ${status === 'ok' ? 'ok' : status === 'off' ? 'off' : 'bad'}`, 'data-check': what, 'data-status': status },
         ct(`console.check.${what}`),
         ' ',
-        el('span', { 'aria-hidden': 'true' }, status === 'ok' ? '✓' : status === 'off' ? '–' : '✕'),
-        el('span', { class: 'visually-hidden' }, ` ${ct(`console.check.${status}`)}`),
+        ...(status === 'ok'
+          ? [el('span', { 'aria-hidden': 'true' }, '✓'), el('span', { class: 'visually-hidden' }, ` ${ct('console.check.ok')}`)]
+          : [status === 'off' ? null : el('span', { 'aria-hidden': 'true' }, '✕ '), ct(`console.check.${status}`)]),
       );
     const network = readiness.network;
     node.replaceChildren(

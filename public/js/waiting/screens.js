@@ -23,7 +23,11 @@ export function createScreens(page, call, wt) {
     // forever: the stream is shown once it has a track, and kept current.
     const showStream = () => {
       if (state.stream?.getTracks().length && preview.srcObject !== state.stream) preview.srcObject = state.stream;
+      // No camera, no black box: the tile goes (the "Start camera" button says how things are).
+      selfTile.classList.toggle('off', !state.stream?.getVideoTracks().some((t) => t.readyState === 'live'));
     };
+    // The ids are the call's, so the call's own toggles keep them current.
+    const selfTile = el('figure', { class: 'tile self', id: 'tile-self' }, preview, el('figcaption', {}, wt('previewLabel')));
     showStream();
     // The preview is in the page by the next event (below); once it is gone, it stops listening.
     const off = call.context.on('media', () => (preview.isConnected ? showStream() : off()));
@@ -35,8 +39,6 @@ export function createScreens(page, call, wt) {
       nobody: el('div', { class: 'nobody', id: 'nobody', role: 'status', hidden: true }),
       notice: el('p', { class: 'detail', id: 'notice', role: 'status' }),
     };
-    // The ids are the call's, so the call's own toggles keep them current.
-    const selfTile = el('figure', { class: 'tile self', id: 'tile-self' }, preview, el('figcaption', {}, wt('previewLabel')));
     const node = el(
       'section',
       { class: 'waiting', id: 'waiting', 'aria-live': 'polite' },
@@ -52,8 +54,9 @@ export function createScreens(page, call, wt) {
         el('button', { type: 'button', id: 'mic', class: 'control', onclick: call.toggleMic }),
         el('button', { type: 'button', id: 'cam', class: 'control', onclick: call.toggleCamera }),
       ),
-      checkList(call.context, { recheck: true }),
+      // Leaving stays in view at 1280×800 with "nobody is available" shown: above the check, not below it.
       el('button', { type: 'button', id: 'leave-line', class: 'danger', onclick: onLeave }, wt('leaveLine')),
+      checkList(call.context, { recheck: true }),
       parts.notice,
     );
     root.replaceChildren(node);

@@ -6,7 +6,8 @@
  * page that joins later sees none of the earlier ones, and nothing is
  * left when the meeting ends. Length and rate are limited per participant
  * (public/js/shared/call-extras.js); a refused message goes back as an
- * `error` about the chat, and the socket stays.
+ * `error` about the chat, and the socket stays; so is every message while
+ * the meeting's host has turned the chat off (`chat_off`).
  */
 import { MAX_CHAT_CHARS } from '../../../public/js/shared/call-extras.js';
 import type { MessageOf, ParticipantRole } from '../session.ts';
@@ -17,6 +18,10 @@ const CONTROLS = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f]/g;
 export function handleChat(session: ParticipantRole, message: MessageOf<'chat'>): void {
   const { connection, place } = session;
   const text = message.text.replace(CONTROLS, '').replace(/\r\n?/g, '\n').trim();
+  if (session.chatOff) {
+    connection.send({ type: 'error', code: 'chat_off', message: 'The host has turned the chat off.', about: 'chat' });
+    return;
+  }
   if (text.length === 0 || text.length > MAX_CHAT_CHARS) {
     connection.send({ type: 'error', code: 'validation_failed', message: `A chat message is 1 to ${MAX_CHAT_CHARS} characters.`, about: 'chat' });
     return;

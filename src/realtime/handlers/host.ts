@@ -1,7 +1,7 @@
 /**
  * @module realtime/handlers/host
  * The host's messages, one handler each: `end` (for everyone),
- * `remove`, `ask_mute`, `lock`, `unlock`, `admit` and `turn_away`. The
+ * `remove`, `ask_mute`, `lower_hand`, `set_chat`, `lock`, `unlock`, `admit` and `turn_away`. The
  * domain checks that the connection's member (from their session) is the
  * meeting's host; anyone else is answered with an `error` (`forbidden`),
  * nothing changes and their connection stays. What an action changes
@@ -9,11 +9,11 @@
  */
 import type { Actor } from '../../domain/actors.ts';
 import { DomainError } from '../../domain/errors.ts';
-import { askToMute, endForEveryone, letIn, removeParticipant, setLocked, turnAway } from '../../domain/hosting.ts';
+import { askToMute, endForEveryone, letIn, lowerHand, removeParticipant, setChatOff, setLocked, turnAway } from '../../domain/hosting.ts';
 import type { LiveContext } from '../../domain/lifecycle.ts';
 import type { MessageOf, ParticipantRole } from '../session.ts';
 
-type Message<T extends 'remove' | 'ask_mute' | 'admit' | 'turn_away'> = MessageOf<T>;
+type Message<T extends 'remove' | 'ask_mute' | 'lower_hand' | 'admit' | 'turn_away'> = MessageOf<T>;
 
 /** Runs a host action on the participant's meeting; the domain's refusals go back as an error. */
 async function act(session: ParticipantRole, action: (ctx: LiveContext, actor: Actor | null, meetingId: string) => Promise<unknown>): Promise<void> {
@@ -37,6 +37,12 @@ export const handleRemove = (session: ParticipantRole, message: Message<'remove'
 
 export const handleAskMute = (session: ParticipantRole, message: Message<'ask_mute'>) =>
   act(session, (ctx, actor, meetingId) => askToMute(ctx, actor, meetingId, message.participantId));
+
+export const handleLowerHand = (session: ParticipantRole, message: Message<'lower_hand'>) =>
+  act(session, (ctx, actor, meetingId) => lowerHand(ctx, actor, meetingId, message.participantId));
+
+export const handleSetChat = (session: ParticipantRole, message: MessageOf<'set_chat'>) =>
+  act(session, (ctx, actor, meetingId) => setChatOff(ctx, actor, meetingId, message.off));
 
 export const handleLock = (session: ParticipantRole) => act(session, (ctx, actor, meetingId) => setLocked(ctx, actor, meetingId, true));
 

@@ -16,7 +16,7 @@ import type { JoinOutcome } from '../../domain/joining.ts';
 import { dropHost, leavePlace, updateMedia } from '../../domain/places.ts';
 import { detachParticipant, issueResume } from '../../domain/resuming.ts';
 import type { MediaState, PlaceRef } from '../../domain/presence.ts';
-import { handleAdmit, handleAskMute, handleEnd, handleLock, handleRemove, handleTurnAway, handleUnlock } from '../handlers/host.ts';
+import { handleAdmit, handleAskMute, handleEnd, handleLock, handleLowerHand, handleRemove, handleSetChat, handleTurnAway, handleUnlock } from '../handlers/host.ts';
 import { CALL_FEATURES, CHAT_RATE, REACTION_RATE } from '../../../public/js/shared/call-extras.js';
 import { handleChat } from '../handlers/chat.ts';
 import { refuseSecondJoin, handleHangUp } from '../handlers/control.ts';
@@ -48,6 +48,8 @@ const HANDLERS: HandlerTable<ParticipantSession> = {
   end: handleEnd,
   remove: handleRemove,
   ask_mute: handleAskMute,
+  lower_hand: handleLowerHand,
+  set_chat: handleSetChat,
   lock: handleLock,
   unlock: handleUnlock,
   admit: handleAdmit,
@@ -75,6 +77,8 @@ export class ParticipantSession implements Session, Participating, ParticipantRo
   private handTimer: NodeJS.Timeout | undefined;
   private lastHandAt = 0;
   private readonly rates = { chat: new TokenBucket(CHAT_RATE), reaction: new TokenBucket(REACTION_RATE) };
+  /** The host turned the chat off (from the welcome, then from every instance's `chat_state`). */
+  chatOff = false;
   /** Told that the place uses the SFU. */
   private onSfu = false;
   private link: SfuLink | undefined;
@@ -101,6 +105,7 @@ export class ParticipantSession implements Session, Participating, ParticipantRo
     const { registry, participantLists, ctx } = connection.services;
     const token = resumed?.token ?? (await issueResume(ctx, entered.you.id));
     const session = new ParticipantSession(connection, entered.you.id, entered.place, entered.host, entered.you.displayName);
+    session.chatOff = entered.chatOff;
     connection.become(session);
     const before = registry.member(entered.place, session.id);
     if (before?.role === 'participant') before.takenOver();
@@ -119,6 +124,7 @@ export class ParticipantSession implements Session, Participating, ParticipantRo
       participants: entered.participants.map((p) => participantView({ ...p, hand: raised.has(p.id) })),
       host: entered.host,
       locked: entered.locked,
+      chatOff: entered.chatOff,
       iceServers: connection.services.iceServers(),
       iceTransportPolicy: connection.services.iceTransportPolicy,
       features: [...CALL_FEATURES],
@@ -229,6 +235,14 @@ export class ParticipantSession implements Session, Participating, ParticipantRo
       this.handTimer = undefined;
       this.publishHand();
     }, wait);
+  }
+
+  chatTurned(off: boolean): void {
+    this.chatOff = off;
+  }
+
+  lowerHand(): void {
+    this.raiseHand(false);
   }
 
   reannounceHand(): void {

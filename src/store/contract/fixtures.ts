@@ -70,6 +70,7 @@ export function meeting(organizationId: string, overrides: Partial<Meeting> = {}
     closedAt: null,
     deletedAt: null,
     lock: 'open',
+    chatOff: false,
     ...overrides,
   };
 }

@@ -39,6 +39,18 @@ export function hostingContract(env: ContractEnv): void {
       assert.equal((await store.live.findMeetingRecord({ id: m.id }))?.lock, 'locked');
     });
 
+    it('keeps the chat switch: on by default, off and on again, reporting only changes', async () => {
+      const { o } = await seed(store);
+      const m = meeting(o.id);
+      await store.insertMeeting(m);
+      assert.equal((await store.live.findMeetingRecord({ id: m.id }))?.chatOff, false);
+      assert.equal(await store.setMeetingChat(m.id, true), true);
+      assert.equal(await store.setMeetingChat(m.id, true), false, 'no change, nothing reported');
+      assert.equal((await store.live.findMeetingRecord({ id: m.id }))?.chatOff, true);
+      assert.equal(await store.setMeetingChat(m.id, false), true);
+      assert.equal((await store.live.findMeetingRecord({ id: m.id }))?.chatOff, false);
+    });
+
     it('lists knocks of live instances oldest first, and decides each exactly once', async () => {
       const { o } = await seed(store);
       const m = meeting(o.id);

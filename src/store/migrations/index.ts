@@ -24,6 +24,7 @@ import { slugReservations } from './020_slug_reservations.ts';
 import { waitingPresence } from './021_waiting_presence.ts';
 import { serviceSettings } from './023_service_settings.ts';
 import { presenceResume } from './024_presence_resume.ts';
+import { meetingChat } from './025_meeting_chat.ts';
 
 const migrations: Record<string, Migration> = {
   '001_initial': initial,
@@ -44,6 +45,7 @@ const migrations: Record<string, Migration> = {
   '021_waiting_presence': waitingPresence,
   '023_service_settings': serviceSettings,
   '024_presence_resume': presenceResume,
+  '025_meeting_chat': meetingChat,
 };
 
 export const migrationProvider: MigrationProvider = {

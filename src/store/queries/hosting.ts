@@ -17,6 +17,11 @@ export const hostingQueries: HostingStore & ThisType<QueryContext> = {
     return Number(result.numUpdatedRows) > 0;
   },
 
+  async setMeetingChat(meetingId, off) {
+    const result = await this.db.updateTable('meetings').set({ chat_off: toInt(off) }).where('id', '=', meetingId).where('chat_off', '!=', toInt(off)).executeTakeFirst();
+    return Number(result.numUpdatedRows) > 0;
+  },
+
   async insertKnock(knock) {
     await this.db
       .insertInto('meeting_knocks')
