@@ -25,6 +25,7 @@
  * Janus's own work is serialized per link, and never holds up the
  * participant's other messages.
  */
+import { randomBytes } from 'node:crypto';
 import VideoRoomPlugin, { type VideoRoomHandle, type VideoRoomPublisher, type VideoRoomStream } from 'janode/plugins/videoroom';
 import type { PlaceRef } from '../../domain/presence.ts';
 import type { JanusServer } from '../../sfu/janus-server.ts';
@@ -79,6 +80,13 @@ interface Joined {
   sdpSession: string | null;
   stopWatching: () => void;
   sub?: VideoRoomHandle;
+  /**
+   * Names the subscription handle to the browser: one browser connection per
+   * handle. Janus's offers cannot say it themselves (each has a new o=
+   * session), and a new browser connection answering an old handle never
+   * gets through DTLS (the handle keeps its first peer's handshake).
+   */
+  subId?: string;
   /** Other publishers of the room by feed: their participant id. */
   feeds: Map<number, string>;
   subscribed: Set<number>;
@@ -113,8 +121,8 @@ export class SfuLink implements SfuLinkRole {
     this.run('publish', () => this.publish(sdp));
   }
 
-  answer(sdp: string): void {
-    this.run('answer the subscription', () => this.answered(sdp));
+  answer(sdp: string, subscription?: string): void {
+    this.run('answer the subscription', () => this.answered(sdp, subscription));
   }
 
   want(from: string, video: VideoWant): void {
@@ -242,6 +250,7 @@ export class SfuLink implements SfuLinkRole {
           throw error;
         });
         joined.sub = sub;
+        joined.subId = randomBytes(9).toString('base64url');
         if (result.jsep) this.offerSubscription(joined, result.streams, result.jsep.sdp);
       } else {
         const result = await joined.sub.update({ subscribe: streams });
@@ -272,12 +281,14 @@ export class SfuLink implements SfuLinkRole {
     // m-lines may carry someone else now: ask again.
     joined.applied.clear();
     this.owner.send({ type: 'sfu', event: 'streams', streams: carried });
-    this.owner.send({ type: 'offer', from: SFU_PEER, sdp });
+    this.owner.send({ type: 'offer', from: SFU_PEER, sdp, ...(joined.subId ? { session: joined.subId } : {}) });
   }
 
-  private async answered(sdp: string): Promise<void> {
+  private async answered(sdp: string, subscription: string | undefined): Promise<void> {
     const joined = this.joined;
     if (!joined?.sub || this.closed) return;
+    // The answer of a browser connection made for a subscription replaced since: Janus's handle would take it for an ICE restart.
+    if (subscription !== undefined && subscription !== joined.subId) return;
     try {
       await joined.sub.start({ jsep: { type: 'answer', sdp } });
     } catch (error) {
