@@ -29,7 +29,7 @@ import { randomBytes } from 'node:crypto';
 import VideoRoomPlugin, { type VideoRoomHandle, type VideoRoomPublisher, type VideoRoomStream } from 'janode/plugins/videoroom';
 import type { PlaceRef } from '../../domain/presence.ts';
 import type { JanusServer } from '../../sfu/janus-server.ts';
-import { videoRoomErrorCode } from '../../sfu/rooms.ts';
+import { NO_SUCH_FEED, videoRoomErrorCode } from '../../sfu/rooms.ts';
 import { SFU_PEER, type ServerMessage, type VideoWant } from '../protocol.ts';
 import type { RealtimeLogger, SfuLinkRole, SfuRouting } from '../session.ts';
 
@@ -38,7 +38,7 @@ const UNEXPECTED_ANSWER = 469;
 /** How often a link whose Janus went down asks for a room again. */
 const REPLACE_POLL_MS = 250;
 /** The longest wait between two asks while no Janus can take the place (each link asks the database). */
-const REPLACE_POLL_MAX_MS = 5000;
+const REPLACE_POLL_MAX_MS = 2000;
 /** A subscription offer not answered within this is given up (the browser rebuilds its connections by then). */
 const ANSWER_DEADLINE_MS = 15_000;
 /** Detaching from a Janus that went away must not hold the link up. */
@@ -257,11 +257,29 @@ export class SfuLink implements SfuLinkRole {
         if (result.jsep) this.offerSubscription(joined, result.streams ?? joined.sub.streams ?? [], result.jsep.sdp);
       }
     } catch (error) {
-      // A feed that went away meanwhile (428): forgotten until it publishes again, when the room announces it.
-      for (const feed of wanted) {
-        joined.subscribed.delete(feed);
-        joined.feeds.delete(feed);
+      for (const feed of wanted) joined.subscribed.delete(feed);
+      if (videoRoomErrorCode(error) !== NO_SUCH_FEED || wanted.length === 1) {
+        // A feed that went away meanwhile: forgotten until it publishes again, when the room announces it.
+        for (const feed of wanted) joined.feeds.delete(feed);
+        throw error;
       }
+      // One of several went away (a publisher starting over): the others are still wanted, each on its own.
+      if (!joined.sub) throw error;
+      for (const feed of wanted) this.run('subscribe', () => this.subscribeOne(joined, feed));
+    }
+  }
+
+  /** After a failed batch: one feed at a time, so one that went away cannot keep the others out. */
+  private async subscribeOne(joined: Joined, feed: number): Promise<void> {
+    if (this.joined !== joined || !joined.sub || !joined.feeds.has(feed) || joined.subscribed.has(feed)) return;
+    if (joined.awaitingAnswer) return; // the answer's step subscribes everyone still missing
+    joined.subscribed.add(feed);
+    try {
+      const result = await joined.sub.update({ subscribe: [{ feed }] });
+      if (result.jsep) this.offerSubscription(joined, result.streams ?? joined.sub.streams ?? [], result.jsep.sdp);
+    } catch (error) {
+      joined.subscribed.delete(feed);
+      joined.feeds.delete(feed);
       throw error;
     }
   }
@@ -276,6 +294,8 @@ export class SfuLink implements SfuLinkRole {
     clearTimeout(joined.awaitingAnswer);
     joined.awaitingAnswer = setTimeout(() => {
       joined.awaitingAnswer = undefined;
+      // Publishers that arrived meanwhile are not left out for good.
+      this.run('subscribe', () => this.subscribe(joined));
     }, ANSWER_DEADLINE_MS);
     joined.videoMids = new Map(carried.filter((c) => c.kind === 'video').map((c) => [c.from, c.mid]));
     // m-lines may carry someone else now: ask again.
