@@ -164,12 +164,16 @@ describe('meetings through the SFU (Chromium, a local Janus)', { skip, timeout: 
       assert.equal(path.mode, 'sfu', `${p.name} on the SFU`);
       assert.ok(path.connections <= 2, `${p.name} holds ${path.connections} connections`);
     }
-    // Three tiles in a grid: each gets the lowest simulcast layer (a quarter of the camera's width), not the full picture.
+    // Three tiles in a grid: each gets a lower simulcast layer, not the full picture. (At the page's 640×480
+    // Chromium sends two layers, not three: what arrives is at most half the camera's width.)
+    let last: number[] = [];
     const sizes = await waitUntil('grid tiles at the lowest layer', async () => {
       const stats: Record<string, { frameWidth: number }> = await people[0]!.page.evaluate(() => (window as any).foyer.stats());
-      const widths = Object.values(stats).map((s) => s.frameWidth);
-      return widths.length === 3 && widths.every((w) => w > 0 && w <= 200) ? widths : undefined;
-    }, { timeout: WAIT });
+      const widths = (last = Object.values(stats).map((s) => s.frameWidth));
+      return widths.length === 3 && widths.every((w) => w > 0 && w <= 320) ? widths : undefined;
+    }, { timeout: WAIT }).catch((error: Error) => {
+      throw new Error(`${error.message}; widths ${JSON.stringify(last)}`);
+    });
     figures.gridWidths = sizes;
   });
 
