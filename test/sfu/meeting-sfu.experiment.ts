@@ -196,6 +196,7 @@ describe('meetings through the SFU (Chromium, a local Janus)', { skip, timeout: 
     const ended = await api.post(`/v3/meeting/${meetingId}/end`, { json: {} });
     assert.ok(ended.status < 300, ended.text);
     await waitUntil('the placement forgotten', async () => ((await db.store.findPlacement(place)) === undefined ? true : undefined), { timeout: 10_000 });
-    await assert.rejects(janus.participants(placement.room), /426|No such room/i, 'the SFU room is destroyed');
+    // The placement goes first, then the room.
+    await waitUntil('the SFU room destroyed', () => janus.participants(placement.room).then(() => undefined, (error: Error) => (/426|No such room/i.test(error.message) ? true : undefined)), { timeout: 10_000 });
   });
 });

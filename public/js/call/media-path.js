@@ -222,20 +222,27 @@ export class MediaPath {
     return result;
   }
 
-  /** The publishing connection's candidate pairs (diagnostics). */
+  /** Both SFU connections' ICE and DTLS figures and candidate pairs (diagnostics). */
   async sfuPairs() {
-    const pc = this.sfu?.pub;
-    if (!pc) return null;
-    const out = [];
-    const all = new Map();
-    (await pc.getStats()).forEach((s) => all.set(s.id, s));
-    for (const s of all.values()) {
-      if (s.type !== 'candidate-pair') continue;
-      const l = all.get(s.localCandidateId);
-      const r = all.get(s.remoteCandidateId);
-      out.push(`${l?.address}:${l?.port}(${l?.candidateType})->${r?.address}:${r?.port}(${r?.candidateType}) ${s.state} req ${s.requestsSent} resp ${s.responsesReceived}`);
-    }
-    return { ice: pc.iceConnectionState, remote: (pc.remoteDescription?.sdp.match(/a=candidate.*/g) ?? []).slice(0, 4), pairs: out };
+    if (!this.sfu) return null;
+    const describe = async (pc) => {
+      if (!pc) return null;
+      const out = [];
+      const all = new Map();
+      (await pc.getStats()).forEach((s) => all.set(s.id, s));
+      const transports = [];
+      for (const s of all.values()) {
+        if (s.type === 'transport') transports.push(`${s.iceState ?? '-'}/${s.dtlsState} role ${s.iceRole ?? '-'} dtlsRole ${s.dtlsRole ?? '-'} selected ${s.selectedCandidatePairId ?? '-'} pkts ${s.packetsReceived ?? 0}`);
+        if (s.type !== 'candidate-pair') continue;
+        const l = all.get(s.localCandidateId);
+        const r = all.get(s.remoteCandidateId);
+        out.push(`${s.id} ${l?.address}:${l?.port}->${r?.address}:${r?.port} ${s.state}${s.nominated ? ' nominated' : ''} req ${s.requestsSent}/${s.responsesReceived} in ${s.requestsReceived}/${s.responsesSent}`);
+      }
+      const setup = (pc.localDescription?.sdp.match(/a=setup:\w+/g) ?? [])[0];
+      const remoteSetup = (pc.remoteDescription?.sdp.match(/a=setup:\w+/g) ?? [])[0];
+      return { conn: pc.connectionState, ice: pc.iceConnectionState, setup, remoteSetup, transports, pairs: out };
+    };
+    return { pub: await describe(this.sfu.pub), sub: await describe(this.sfu.sub) };
   }
 
   /** What the SFU side holds now (tests and diagnostics). */
