@@ -166,8 +166,9 @@ export class SfuClient {
     const pc = this.sub;
     await pc.setRemoteDescription({ type: 'offer', sdp });
     if (map) this.map = map;
-    this.regroup();
     await pc.setLocalDescription(await pc.createAnswer());
+    // After the answer: an m-line that Janus reuses for someone new was inactive until now (currentDirection).
+    if (this.sub === pc) this.regroup();
     await gathered(pc);
     if (this.sub !== pc) return;
     this.send({ type: 'answer', to: SFU_PEER, sdp: pc.localDescription.sdp, ...(session ? { session } : {}) });

@@ -32,6 +32,7 @@ import type { JanusServer } from '../../sfu/janus-server.ts';
 import { NO_SUCH_FEED, videoRoomErrorCode } from '../../sfu/rooms.ts';
 import { SFU_PEER, type ServerMessage, type VideoWant } from '../protocol.ts';
 import type { RealtimeLogger, SfuLinkRole, SfuRouting } from '../session.ts';
+import { detachWithin, layerSpecs, sessionId, SfuStepTimeout, withDeadline } from './sfu-steps.ts';
 
 /** VideoRoom's "Unexpected ANSWER (did we offer?)". */
 const UNEXPECTED_ANSWER = 469;
@@ -41,8 +42,6 @@ const REPLACE_POLL_MS = 250;
 const REPLACE_POLL_MAX_MS = 2000;
 /** A subscription offer not answered within this is given up (the browser rebuilds its connections by then). */
 const ANSWER_DEADLINE_MS = 15_000;
-/** Detaching from a Janus that went away must not hold the link up. */
-const DETACH_DEADLINE_MS = 2000;
 
 export interface SfuLinkOwner {
   /** The participant's id (the display of their feed in the SFU room). */
@@ -51,25 +50,6 @@ export interface SfuLinkOwner {
   send(message: ServerMessage): void;
   /** Keeps work the instance should wait for when it stops. */
   track<T>(promise: Promise<T>): Promise<T>;
-}
-
-/**
- * janode's requests wait forever for an answer: a Janus killed mid-request
- * would hold the link's every later step. A step gives up after this.
- */
-const STEP_DEADLINE_MS = 10_000;
-
-function withDeadline(work: Promise<void>, what: string): Promise<void> {
-  let timer: NodeJS.Timeout | undefined;
-  const deadline = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`Janus did not answer (${what}) within ${STEP_DEADLINE_MS} ms`)), STEP_DEADLINE_MS);
-  });
-  return Promise.race([work, deadline]).finally(() => clearTimeout(timer));
-}
-
-/** The session id of an SDP's o= line: the same for every offer of one connection. */
-function sessionId(sdp: string): string | null {
-  return /^o=\S+ (\S+)/m.exec(sdp)?.[1] ?? null;
 }
 
 interface Joined {
@@ -132,25 +112,15 @@ export class SfuLink implements SfuLinkRole {
     if (joined) this.run('choose layers', () => this.applyWants(joined));
   }
 
-  /**
-   * Each video of the subscription at the layer its tile needs (the
-   * highest for a large tile, the lowest for a thumbnail), and none beyond
-   * the video slots: those m-lines stay, paused, so a change needs no
-   * renegotiation. The latest wants win the slots.
-   */
+  /** Each video of the subscription at the layer its tile needs, none beyond the video slots (sfu-steps.ts, layerSpecs). */
   private async applyWants(joined: Joined): Promise<void> {
     if (!joined.sub || this.joined !== joined) return;
-    const wanted = [...this.wants].filter(([, v]) => v !== 'off').map(([id]) => id);
-    const slotted = new Set(wanted.slice(-this.sfu.videoSlots));
-    for (const [from, mid] of joined.videoMids) {
-      const want = this.wants.get(from) ?? 'high';
-      const send = want !== 'off' && (!this.wants.has(from) || slotted.has(from));
-      const spec = { mid, send, ...(send ? { substream: want === 'low' ? 0 : 2 } : {}) };
+    for (const spec of layerSpecs(this.wants, joined.videoMids, this.sfu.videoSlots)) {
       const key = JSON.stringify(spec);
-      if (joined.applied.get(mid) === key) continue;
-      joined.applied.set(mid, key);
+      if (joined.applied.get(spec.mid) === key) continue;
+      joined.applied.set(spec.mid, key);
       // One m-line at a time: one that Janus no longer has (its publisher just left) must not hold up the others.
-      await joined.sub.configure({ streams: [spec] }).catch(() => joined.applied.delete(mid));
+      await joined.sub.configure({ streams: [spec] }).catch(() => joined.applied.delete(spec.mid));
     }
   }
 
@@ -163,7 +133,9 @@ export class SfuLink implements SfuLinkRole {
   /** Runs `step` after every step before it; a failure is logged, and the browser's connection health takes over. */
   private run(what: string, step: () => Promise<void>): Promise<void> {
     this.chain = this.chain.then(() => withDeadline(step(), what)).catch((error: Error) => {
-      if (!this.closed) this.log.warn({ err: error.message, participant: this.owner.id }, `sfu: could not ${what}`);
+      if (this.closed) return;
+      this.log.warn({ err: error, janus: videoRoomErrorCode(error), participant: this.owner.id }, `sfu: could not ${what}`);
+      if (error instanceof SfuStepTimeout) this.abandon();
     });
     return this.owner.track(this.chain);
   }
@@ -332,14 +304,23 @@ export class SfuLink implements SfuLinkRole {
     joined.stopWatching();
     clearTimeout(joined.awaitingAnswer);
     if (!joined.server.up) return;
-    const detach = async (handle: VideoRoomHandle | undefined) => {
-      if (!handle) return;
-      let timer: NodeJS.Timeout | undefined;
-      const deadline = new Promise<void>((resolve) => (timer = setTimeout(resolve, DETACH_DEADLINE_MS)));
-      await Promise.race([handle.detach().catch(() => {}), deadline]);
-      clearTimeout(timer);
-    };
-    await Promise.all([detach(joined.sub), detach(joined.pub)]);
+    await Promise.all([detachWithin(joined.sub), detachWithin(joined.pub)]);
+  }
+
+  /**
+   * A step outlived its deadline: it cannot be stopped, but what it does
+   * late lands on handles the link no longer uses (each step checks that
+   * its `joined` is still the link's). The handles go, and the browser
+   * publishes again on new connections.
+   */
+  private abandon(): void {
+    const joined = this.joined;
+    if (!joined) return;
+    this.joined = undefined;
+    joined.stopWatching();
+    clearTimeout(joined.awaitingAnswer);
+    if (joined.server.up) void this.owner.track(Promise.all([detachWithin(joined.sub), detachWithin(joined.pub)]));
+    this.awaitRoom();
   }
 
   /** The link's Janus stopped answering: its media is gone; publish again once the place has a room. */
