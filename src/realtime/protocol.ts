@@ -117,6 +117,8 @@ export type ServerMessage =
       iceTransportPolicy: 'all' | 'relay';
       /** What this server relays besides media and presence: `chat`, `hand`, `reaction`. */
       features: string[];
+      /** With an SFU: at most this many videos the page shows at once (SFU_VIDEO_SLOTS); the SFU sends no more. */
+      videoSlots?: number;
     }
   | { type: 'participants'; participants: ParticipantView[] }
   /**

@@ -72,6 +72,7 @@ function onWelcome(c, m) {
   state.participants = m.participants;
   // What this server relays besides media (chat, hands, reactions): the page offers only that.
   c.features = new Set(Array.isArray(m.features) ? m.features : []);
+  c.videoSlots = Number.isInteger(m.videoSlots) && m.videoSlots > 0 ? m.videoSlots : undefined;
   renderCall(c);
   c.emit('call');
   // `join` said what was there then; whatever changed since (a late camera, a shared screen) is said now.

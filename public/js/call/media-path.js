@@ -155,13 +155,16 @@ export class MediaPath {
   /** Hands each person over from the mesh to the SFU once the SFU shows them (or the handover took too long). */
   watchHandover() {
     if (this.handover) return;
-    this.handover = setInterval(async () => {
+    // A timeout that schedules the next once a round is done: a round waits on stats, and rounds must not overlap.
+    const round = async () => {
       if (!this.sfu) return this.stopHandover();
       const late = performance.now() - this.handoverStarted > HANDOVER_MS;
       const pending = this.participants.filter((p) => p.id !== this.mesh.selfId && this.mesh.holds(p.id));
       if (pending.length === 0) return this.stopHandover();
       const stats = await this.sfu.stats().catch(() => ({}));
+      if (!this.sfu) return this.stopHandover();
       for (const p of pending) {
+        if (!this.mesh.holds(p.id)) continue;
         const ready = this.sfu.remote.has(p.id) && ((stats[p.id]?.framesDecoded ?? 0) > 0 || !(p.video || p.screen));
         // A mesh connection that still carries the person stays until the SFU shows them, however long that takes.
         const meshUp = this.mesh.peers.get(p.id)?.pc.connectionState === 'connected';
@@ -174,11 +177,14 @@ export class MediaPath {
         } else this.options.onGone(p.id);
         if (this.sfuState) this.options.onPeerState(p.id, this.sfuState);
       }
-    }, HANDOVER_POLL_MS);
+      if (this.handover) this.handover = setTimeout(round, HANDOVER_POLL_MS);
+      return undefined;
+    };
+    this.handover = setTimeout(round, HANDOVER_POLL_MS);
   }
 
   stopHandover() {
-    clearInterval(this.handover);
+    clearTimeout(this.handover);
     this.handover = undefined;
   }
 

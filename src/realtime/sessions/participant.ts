@@ -103,6 +103,7 @@ export class ParticipantSession implements Session, Participating, ParticipantRo
       iceServers: connection.services.iceServers(),
       iceTransportPolicy: connection.services.iceTransportPolicy,
       features: [...CALL_FEATURES],
+      ...(connection.services.sfu ? { videoSlots: connection.services.sfu.videoSlots } : {}),
     });
     if (entered.host) connection.send({ type: 'knocks', knocks: entered.knocks.map(knockView) });
     participantLists.hold(entered.place, entered.participants, since);
