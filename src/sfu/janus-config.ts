@@ -84,7 +84,7 @@ export function janusConfigFiles(settings: JanusSettings): Record<string, string
       transports_folder: join(dir, 'transports'),
       events_folder: join(dir, 'empty'),
       loggers_folder: join(dir, 'empty'),
-      debug_level: Number(process.env.FOYER_JANUS_DEBUG_LEVEL ?? 4),
+      debug_level: 4,
       debug_colors: false,
       api_secret: settings.apiSecret,
       server_name: 'foyer',

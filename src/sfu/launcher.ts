@@ -121,12 +121,6 @@ export class LocalJanus extends EventEmitter<{ up: [JanusEndpoint]; down: [strin
       for (const line of chunk.toString().split('\n')) if (line.trim()) this.output.push(line);
       if (this.output.length > OUTPUT_LINES) this.output.splice(0, this.output.length - OUTPUT_LINES);
     };
-    if (process.env.FOYER_JANUS_DEBUG_FILE) {
-      const { createWriteStream } = await import('node:fs');
-      const file = createWriteStream(process.env.FOYER_JANUS_DEBUG_FILE, { flags: 'a' });
-      child.stdout!.pipe(file);
-      child.stderr!.pipe(file);
-    }
     child.stdout!.on('data', keep);
     child.stderr!.on('data', keep);
     const exited = new Promise<string>((resolve) => {
