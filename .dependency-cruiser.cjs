@@ -9,7 +9,9 @@
  *   scripts/edges-call-commands.mjs (run with this check) refuses any use
  *   of the context's `store` in them;
  * - the edges (http, web, realtime, limits, cli) do not import each other's
- *   insides except where a seam is named below.
+ *   insides except where a seam is named below;
+ * - each domain command names the aggregate ports it uses, never the whole
+ *   Store (scripts/commands-name-ports.mjs, run with this check).
  */
 /** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {
@@ -30,17 +32,17 @@ module.exports = {
     },
     {
       name: 'store-only-from-composition-roots',
-      comment: 'Only the composition roots open storage; commands use the ports in src/domain/ports.',
+      comment: 'Only the composition roots open storage; commands use the ports beside their aggregates in src/domain.',
       severity: 'error',
       from: { path: '^src/', pathNot: ['^src/store/', '^src/(context|main|server)\\.ts$'] },
       to: { path: '^src/store/' },
     },
     {
       name: 'edges-call-commands',
-      comment: 'Pages, sockets and the CLI act through the commands of src/domain, not through its storage ports.',
+      comment: 'Pages, sockets and the CLI act through the commands of src/domain, not through its storage ports (each beside its aggregate: *-ports.ts, */ports.ts, sfu/placement-store.ts; the Store in ports/).',
       severity: 'error',
       from: { path: '^src/(web|realtime|cli)/' },
-      to: { path: '^src/domain/ports/' },
+      to: { path: ['^src/domain/ports/', '^src/domain/[a-z-]+-ports\\.ts$', '^src/domain/[a-z-]+/ports\\.ts$', '^src/domain/sfu/placement-store\\.ts$'] },
     },
     {
       name: 'store-is-below-the-edges',

@@ -1,10 +1,18 @@
 #!/usr/bin/env node
-// Runs every *.test.ts under src/ and test/ with node:test through tsx.
-// Node 20's --test does not expand ** globs itself, hence this small finder.
-// Extra arguments narrow the run: `npm test -- test/api` runs only that folder.
+// Runs every *.test.ts under src/ and test/ with node:test. Extra arguments
+// narrow the run: `npm test -- test/api` runs only that folder.
+//
+// The test files are bundled first with esbuild (Foyer's code in shared
+// chunks, packages left to node_modules) and node runs the bundles without
+// tsx: a test process then starts in about half the CPU time, which over a
+// hundred files is minutes of the suite. Stack traces point at the sources
+// (inline source maps). Servers and CLI commands a test starts run from
+// their own bundles too (bin/foyer-server.js, bin/foyer.js).
 import { spawnSync } from 'node:child_process';
-import { readdirSync, statSync } from 'node:fs';
-import { join } from 'node:path';
+import { createHash } from 'node:crypto';
+import { readdirSync, rmSync, statSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { bundleForNode, ROOT } from '../bin/node-bundle.js';
 
 const roots = process.argv.slice(2).length ? process.argv.slice(2) : ['src', 'test'];
 const files = [];
@@ -23,9 +31,24 @@ if (files.length === 0) {
   console.error('No test files found.');
   process.exit(1);
 }
+
+// One folder per checkout: worktrees may share one node_modules.
+const checkout = createHash('sha256').update(ROOT).digest('hex').slice(0, 12);
+const outdir = join(ROOT, 'node_modules', '.cache', `foyer-tests-${checkout}`);
+rmSync(outdir, { recursive: true, force: true });
+await bundleForNode({
+  entryPoints: files.map((file) => relative(ROOT, join(process.cwd(), file))),
+  outbase: '.',
+  outdir,
+  outExtension: { '.js': '.mjs' },
+  splitting: true,
+  chunkNames: 'chunks/[name]-[hash]',
+});
+const bundles = files.map((file) => join(outdir, relative(ROOT, join(process.cwd(), file)).replace(/\.ts$/, '.mjs')));
+
 const result = spawnSync(
   process.execPath,
-  ['--import', 'tsx', '--test', '--test-concurrency=2', '--test-timeout=600000', ...files],
+  ['--enable-source-maps', '--test', '--test-concurrency=2', '--test-timeout=600000', ...bundles],
   { stdio: 'inherit' },
 );
 process.exit(result.status ?? 1);

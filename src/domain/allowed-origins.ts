@@ -16,10 +16,11 @@
 import type { Actor } from './actors.ts';
 import { raise, transact, type DomainContext } from './context.ts';
 import { ValidationError, type FieldError } from './errors.ts';
+import type { KeyPorts } from './key-ports.ts';
+import type { MemberPorts } from './member-ports.ts';
 import { recordChange } from './organization-changes.ts';
 import { authorize } from './policies.ts';
 import { isLoopback } from './sso.ts';
-import type { KeyPorts, MemberPorts } from './ports/aggregates.ts';
 
 export const MAX_ALLOWED_ORIGINS = 50;
 const MAX_ORIGIN_CHARS = 200;

@@ -6,14 +6,16 @@
  * writes, and the events they raise, commit together.
  */
 import type { DomainEvent, EventPublisher } from './events.ts';
-import type { Transactional } from './ports/aggregates.ts';
 import type { Store } from './ports/store.ts';
+import type { Transactional } from './ports/transactional.ts';
 
 /**
  * `S` is the storage a command may touch: one aggregate's port, or
- * several joined (`DomainContext<MeetingPorts & MemberPorts>`); the whole
- * `Store` by default. A context with more storage serves a command that
- * needs less.
+ * several joined (`DomainContext<MeetingPorts & MemberPorts>`). A
+ * context with more storage serves a command that needs less. The whole
+ * `Store` is the default only for the composition root and the edges,
+ * which hold everything: a domain command always names its ports
+ * (scripts/commands-name-ports.mjs checks).
  */
 export interface DomainContext<S extends Transactional = Store> {
   store: S;
@@ -119,9 +121,9 @@ export async function transact<T, S extends Transactional = Store>(
       const result = await ctx.store.transaction(async (store) => {
         raised = [];
         const unitOfWork: UnitOfWork = { raise: (event) => raised.push(event), retryOn: (policy) => policies.push(policy) };
-        // The transaction's store is the whole Store, so it has every port S names.
-        const value = await work({ ...ctx, store: store as unknown as S, unitOfWork });
-        await ctx.events.recordInTransaction(store, raised);
+        const value = await work({ ...ctx, store, unitOfWork });
+        // Every port is one Store underneath, so the transaction is the whole Store's: its listeners (the webhook outbox) may write any aggregate.
+        await ctx.events.recordInTransaction(store as unknown as Store, raised);
         return value;
       });
       ctx.events.publish(raised);

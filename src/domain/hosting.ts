@@ -19,18 +19,21 @@
 import type { Actor } from './actors.ts';
 import { raise, transact, type DomainContext } from './context.ts';
 import { NotFoundError, ValidationError } from './errors.ts';
+import type { HostingPorts, Knock } from './hosting-ports.ts';
 import { liveClock, meetingState, type LiveContext } from './lifecycle.ts';
+import type { MeetingPorts } from './meeting-ports.ts';
 import { endMeeting } from './meetings.ts';
+import type { PlacePorts } from './place-ports.ts';
 import { authorizeHost, isHost } from './policies.ts';
-import type { Knock } from './ports/hosting-store.ts';
 import type { Participant, PlaceRef } from './presence.ts';
 import type { Meeting } from './types.ts';
 import { hangUp } from './waiting/calls.ts';
+import type { WaitingListPorts } from './waiting/ports.ts';
 
 export type Admission = { kind: 'enter'; host: boolean } | { kind: 'knock'; wasRemoved: boolean };
 
 /** Whether someone arriving at an open meeting enters or knocks. */
-export async function admissionOf(ctx: DomainContext, meeting: Meeting, who: { actor: Actor | null; guestKey: string | null }): Promise<Admission> {
+export async function admissionOf(ctx: DomainContext<HostingPorts>, meeting: Meeting, who: { actor: Actor | null; guestKey: string | null }): Promise<Admission> {
   if (isHost(who.actor, meeting)) return { kind: 'enter', host: true };
   if (who.guestKey && (await ctx.store.isRemoved(meeting.id, who.guestKey))) return { kind: 'knock', wasRemoved: true };
   if (meeting.lock !== 'open') return { kind: 'knock', wasRemoved: false };
@@ -38,7 +41,7 @@ export async function admissionOf(ctx: DomainContext, meeting: Meeting, who: { a
 }
 
 /** The knocker went away, or was let in and entered: the knock is forgotten. */
-export async function withdrawKnock(ctx: DomainContext, knockId: string): Promise<void> {
+export async function withdrawKnock(ctx: DomainContext<HostingPorts & PlacePorts>, knockId: string): Promise<void> {
   await transact(ctx, async (tx) => {
     const gone = await tx.store.deleteKnock(knockId);
     if (!gone || gone.state !== 'knocking') return;
@@ -48,22 +51,22 @@ export async function withdrawKnock(ctx: DomainContext, knockId: string): Promis
 }
 
 /** Those knocking at a meeting now (on live instances), oldest first. Only for its host. */
-export async function knocksOf(ctx: LiveContext, actor: Actor | null, meetingId: string): Promise<Knock[]> {
+export async function knocksOf(ctx: LiveContext<HostingPorts & PlacePorts>, actor: Actor | null, meetingId: string): Promise<Knock[]> {
   const meeting = await hostedMeeting(ctx, actor, meetingId);
   return ctx.store.listKnocks(meeting.id, liveClock(ctx).staleBefore);
 }
 
 /** Lets a knocker in (raising `participant.admitted`); a removed participant let in is no longer removed. */
-export async function letIn(ctx: DomainContext, actor: Actor | null, meetingId: string, knockId: string): Promise<Knock> {
+export async function letIn(ctx: DomainContext<HostingPorts & PlacePorts>, actor: Actor | null, meetingId: string, knockId: string): Promise<Knock> {
   return decide(ctx, actor, meetingId, knockId, 'admitted');
 }
 
 /** Turns a knocker away (raising `participant.turned_away`). */
-export async function turnAway(ctx: DomainContext, actor: Actor | null, meetingId: string, knockId: string): Promise<Knock> {
+export async function turnAway(ctx: DomainContext<HostingPorts & PlacePorts>, actor: Actor | null, meetingId: string, knockId: string): Promise<Knock> {
   return decide(ctx, actor, meetingId, knockId, 'turned_away');
 }
 
-async function decide(ctx: DomainContext, actor: Actor | null, meetingId: string, knockId: string, state: 'admitted' | 'turned_away'): Promise<Knock> {
+async function decide(ctx: DomainContext<HostingPorts & PlacePorts>, actor: Actor | null, meetingId: string, knockId: string, state: 'admitted' | 'turned_away'): Promise<Knock> {
   const meeting = await hostedMeeting(ctx, actor, meetingId);
   return transact(ctx, async (tx) => {
     const at = tx.now();
@@ -77,7 +80,7 @@ async function decide(ctx: DomainContext, actor: Actor | null, meetingId: string
 }
 
 /** Locks (arrivals knock) or unlocks the meeting, raising `meeting.locked` or `meeting.unlocked` when it changed. */
-export async function setLocked(ctx: DomainContext, actor: Actor | null, meetingId: string, locked: boolean): Promise<boolean> {
+export async function setLocked(ctx: DomainContext<HostingPorts & PlacePorts>, actor: Actor | null, meetingId: string, locked: boolean): Promise<boolean> {
   const meeting = await hostedMeeting(ctx, actor, meetingId);
   return transact(ctx, async (tx) => {
     const changed = await tx.store.setMeetingLock(meeting.id, locked ? 'locked' : 'open');
@@ -92,7 +95,7 @@ export async function setLocked(ctx: DomainContext, actor: Actor | null, meeting
  * `participant.left`): they leave at once and, recognised by their member
  * id or their browser, knock if they come back during this meeting.
  */
-export async function removeParticipant(ctx: LiveContext, actor: Actor | null, meetingId: string, participantId: string): Promise<Participant> {
+export async function removeParticipant(ctx: LiveContext<HostingPorts & PlacePorts>, actor: Actor | null, meetingId: string, participantId: string): Promise<Participant> {
   const meeting = await hostedMeeting(ctx, actor, meetingId);
   const target = await presentIn(ctx, meeting, participantId);
   if (target.host) throw ValidationError.field('participantId', 'The host cannot be removed.');
@@ -109,7 +112,7 @@ export async function removeParticipant(ctx: LiveContext, actor: Actor | null, m
 }
 
 /** Asks a participant to mute (raising `participant.mute_requested`); only they can switch their microphone. */
-export async function askToMute(ctx: LiveContext, actor: Actor | null, meetingId: string, participantId: string): Promise<void> {
+export async function askToMute(ctx: LiveContext<PlacePorts>, actor: Actor | null, meetingId: string, participantId: string): Promise<void> {
   const meeting = await hostedMeeting(ctx, actor, meetingId);
   const target = await presentIn(ctx, meeting, participantId);
   await transact(ctx, async (tx) => {
@@ -118,7 +121,7 @@ export async function askToMute(ctx: LiveContext, actor: Actor | null, meetingId
 }
 
 /** Ends the meeting for everyone now, as a v3 DELETE ends it (`ended`, then its page answers 410); it stays readable through the API as closed. */
-export async function endForEveryone(ctx: DomainContext, actor: Actor | null, meetingId: string): Promise<void> {
+export async function endForEveryone(ctx: DomainContext<PlacePorts & MeetingPorts & WaitingListPorts>, actor: Actor | null, meetingId: string): Promise<void> {
   await hostedMeeting(ctx, actor, meetingId);
   // A waiting-list call ends as a hang-up: the client is served, the member free again.
   if (await hangUp(ctx, meetingId)) return;
@@ -133,7 +136,7 @@ export async function endForEveryone(ctx: DomainContext, actor: Actor | null, me
  * ForbiddenError (NotFoundError when there is none open, or for another
  * organization's key).
  */
-async function hostedMeeting(ctx: DomainContext, actor: Actor | null, meetingId: string): Promise<Meeting> {
+async function hostedMeeting(ctx: DomainContext<PlacePorts>, actor: Actor | null, meetingId: string): Promise<Meeting> {
   const meeting = await ctx.store.live.findMeetingRecord({ id: meetingId });
   if (!meeting || meetingState(meeting, ctx.now()) !== 'open') throw new NotFoundError('meeting');
   if (actor?.kind === 'api_key') {
@@ -149,7 +152,7 @@ function byOf(actor: Actor | null): { byUserId?: string } {
   return actor?.kind === 'member' ? { byUserId: actor.user.id } : {};
 }
 
-async function presentIn(ctx: LiveContext, meeting: Meeting, participantId: string): Promise<Participant> {
+async function presentIn(ctx: LiveContext<PlacePorts>, meeting: Meeting, participantId: string): Promise<Participant> {
   const place: PlaceRef = { kind: 'meeting', id: meeting.id };
   const target = (await ctx.store.live.listPresent(place, liveClock(ctx).staleBefore)).find((p) => p.id === participantId);
   if (!target) throw new NotFoundError('participant', 'There is no such participant in this meeting.');

@@ -20,14 +20,17 @@
 import type { Actor } from './actors.ts';
 import { raise, transact, type DomainContext } from './context.ts';
 import { DomainError } from './errors.ts';
+import type { HostingPorts, Knock } from './hosting-ports.ts';
+import { admissionOf, type Admission } from './hosting.ts';
 import { isUuidV4 } from './ids.ts';
 import { liveClock, meetingState, type LiveContext } from './lifecycle.ts';
-import { admissionOf, type Admission } from './hosting.ts';
+import type { MeetingPorts } from './meeting-ports.ts';
+import type { PlacePorts } from './place-ports.ts';
 import { checkDisplayName, placeAtSlug, slugAdmission, type JoinRefusal, type JoinTarget } from './places.ts';
-import type { Knock } from './ports/hosting-store.ts';
 import type { Participant, PlaceRef } from './presence.ts';
 import type { Meeting } from './types.ts';
 import { memberJoinedCall } from './waiting/calls.ts';
+import type { WaitingListPorts } from './waiting/ports.ts';
 
 /** Someone asking to join, as their connection knows them. */
 export interface Arrival {
@@ -63,6 +66,9 @@ export type JoinOutcome =
   | { kind: 'knocking'; place: PlaceRef; knock: Knock }
   | { kind: 'refused'; reason: JoinRefusal | 'bad_name'; message?: string };
 
+/** What a join touches: presence, the meeting's lock and knocks, its start, and a waiting-list call. */
+type JoinPorts = PlacePorts & HostingPorts & MeetingPorts & WaitingListPorts;
+
 /**
  * Joins `arrival` to its target. Raises `participant.joined` (after
  * `meeting.started` for a meeting's first participant ever, or
@@ -71,7 +77,7 @@ export type JoinOutcome =
  * and `waiting.changed` when the member who took a waiting client joins
  * their call.
  */
-export async function joinPlace(ctx: LiveContext, arrival: Arrival, options: { admittedKnock?: string } = {}): Promise<JoinOutcome> {
+export async function joinPlace(ctx: LiveContext<JoinPorts>, arrival: Arrival, options: { admittedKnock?: string } = {}): Promise<JoinOutcome> {
   let displayName: string;
   try {
     displayName = checkDisplayName(arrival.name);
@@ -97,13 +103,13 @@ export async function joinPlace(ctx: LiveContext, arrival: Arrival, options: { a
 type Asked = Arrival & { displayName: string };
 
 /** A let-in knocker's admission: their knock, decided, is taken off the list. */
-async function admittedBy(tx: DomainContext, knockId: string): Promise<Admission> {
+async function admittedBy(tx: DomainContext<HostingPorts>, knockId: string): Promise<Admission> {
   const knock = await tx.store.deleteKnock(knockId);
   if (knock?.state !== 'admitted') throw new DomainError('conflict', 'This knock was not let in.');
   return { kind: 'enter', host: false };
 }
 
-async function knockAt(tx: DomainContext, instanceId: string, meeting: Meeting, asked: Asked, wasRemoved: boolean): Promise<JoinOutcome> {
+async function knockAt(tx: DomainContext<HostingPorts>, instanceId: string, meeting: Meeting, asked: Asked, wasRemoved: boolean): Promise<JoinOutcome> {
   const at = tx.now();
   const knock: Knock = {
     id: asked.connectionId,
@@ -120,7 +126,7 @@ async function knockAt(tx: DomainContext, instanceId: string, meeting: Meeting, 
   return { kind: 'knocking', place: { kind: 'meeting', id: meeting.id }, knock };
 }
 
-async function enterMeeting(tx: DomainContext, live: LiveContext, meeting: Meeting, asked: Asked, host: boolean): Promise<JoinOutcome> {
+async function enterMeeting(tx: DomainContext<JoinPorts>, live: LiveContext<JoinPorts>, meeting: Meeting, asked: Asked, host: boolean): Promise<JoinOutcome> {
   const at = tx.now();
   const place: PlaceRef = { kind: 'meeting', id: meeting.id };
   const you: Participant = { ...participantOf(asked, live.instanceId, at, host), place };
@@ -142,7 +148,7 @@ async function enterMeeting(tx: DomainContext, live: LiveContext, meeting: Meeti
   return { kind: 'entered', you, place, title: null, host, locked, participants, knocks };
 }
 
-async function enterSlugPlace(ctx: LiveContext, asked: Asked, slug: string): Promise<JoinOutcome> {
+async function enterSlugPlace(ctx: LiveContext<PlacePorts>, asked: Asked, slug: string): Promise<JoinOutcome> {
   const found = await placeAtSlug(ctx, slug);
   if (!found) return { kind: 'refused', reason: 'not_found' };
   const admission = slugAdmission(found);

@@ -18,11 +18,11 @@ import type { Actor } from './actors.ts';
 import { raise, transact, type DomainContext } from './context.ts';
 import { NotFoundError, UnauthorizedError, ValidationError, type FieldError } from './errors.ts';
 import { newId, randomBase62, randomSecret } from './ids.ts';
+import type { ApiKeyStore, KeyPorts } from './key-ports.ts';
+import type { MemberPorts, OrganizationStore } from './member-ports.ts';
 import { authorize } from './policies.ts';
-import type { ApiKeyStore, OrganizationStore } from './ports/store.ts';
 import { checkText } from './text.ts';
 import type { ApiKey, Organization } from './types.ts';
-import type { KeyPorts, MemberPorts } from './ports/aggregates.ts';
 
 const PUBLIC_KEY_PREFIX = 'fk_';
 const SECRET_PREFIX = 'fs_';

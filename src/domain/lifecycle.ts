@@ -18,7 +18,10 @@
  * timing per session.
  */
 import { raise, transact, type DomainContext } from './context.ts';
-import type { RemovedPresence } from './ports/live-store.ts';
+import type { HostingPorts } from './hosting-ports.ts';
+import type { PlacePorts, RemovedPresence } from './place-ports.ts';
+import type { Store } from './ports/store.ts';
+import type { Transactional } from './ports/transactional.ts';
 import type { LiveClock, PlaceRef } from './presence.ts';
 import type { Meeting } from './types.ts';
 
@@ -31,19 +34,22 @@ export function meetingState(meeting: Meeting, now: Date): MeetingState {
   return 'open';
 }
 
-/** The domain context of an instance that holds live connections. */
-export interface LiveContext extends DomainContext {
+/**
+ * The domain context of an instance that holds live connections; `S` is
+ * the storage its command may touch, as for `DomainContext`.
+ */
+export interface LiveContext<S extends Transactional = Store> extends DomainContext<S> {
   /** This process's id in the `instances` table. */
   instanceId: string;
   /** An instance not heard from for this long is gone, with its participants. */
   instanceTtlMs: number;
 }
 
-export function liveContext(ctx: DomainContext, instance: { instanceId: string; instanceTtlMs: number }): LiveContext {
+export function liveContext<S extends Transactional>(ctx: DomainContext<S>, instance: { instanceId: string; instanceTtlMs: number }): LiveContext<S> {
   return { ...ctx, instanceId: instance.instanceId, instanceTtlMs: instance.instanceTtlMs };
 }
 
-export function liveClock(ctx: LiveContext): LiveClock {
+export function liveClock(ctx: Pick<LiveContext<Transactional>, 'now' | 'idleCloseSeconds' | 'instanceTtlMs'>): LiveClock {
   const at = ctx.now();
   return { at, idleMs: ctx.idleCloseSeconds * 1000, staleBefore: new Date(at.getTime() - ctx.instanceTtlMs) };
 }
@@ -61,7 +67,7 @@ export interface SweepResult {
  * One round of the lifecycle sweeper, run by every instance: heartbeat,
  * reap instances that stopped heartbeating, close what is due.
  */
-export async function sweep(ctx: LiveContext): Promise<SweepResult> {
+export async function sweep(ctx: LiveContext<PlacePorts & HostingPorts>): Promise<SweepResult> {
   const clock = liveClock(ctx);
   const instanceKnown = await ctx.store.live.heartbeat(ctx.instanceId, clock.at);
   const changed = await transact(ctx, async (tx) => departed(tx, await tx.store.live.reapInstances(clock), clock.at));
@@ -83,13 +89,13 @@ export async function sweep(ctx: LiveContext): Promise<SweepResult> {
 }
 
 /** A clean shutdown: this instance's participants leave now. Returns the places they left. */
-export async function retireInstance(ctx: LiveContext): Promise<PlaceRef[]> {
+export async function retireInstance(ctx: LiveContext<PlacePorts>): Promise<PlaceRef[]> {
   const clock = liveClock(ctx);
   return transact(ctx, async (tx) => departed(tx, await tx.store.live.removeInstance(ctx.instanceId, clock), clock.at));
 }
 
 /** Raises `participant.left` for participants the store removed; returns their places, once each. */
-async function departed(ctx: DomainContext, removed: RemovedPresence[], at: Date): Promise<PlaceRef[]> {
+async function departed(ctx: DomainContext<PlacePorts>, removed: RemovedPresence[], at: Date): Promise<PlaceRef[]> {
   const places = new Map<string, { place: PlaceRef; organizationId: string | undefined }>();
   for (const { connectionId, place } of removed) {
     const key = `${place.kind}:${place.id}`;
@@ -108,7 +114,7 @@ async function departed(ctx: DomainContext, removed: RemovedPresence[], at: Date
  * elsewhere (closed or deleted by another instance): the safety net behind
  * the bus, so they end here within one sweep even without Redis.
  */
-export async function endedElsewhere(ctx: LiveContext, places: PlaceRef[]): Promise<Array<{ place: PlaceRef; reason: 'closed' | 'deleted' }>> {
+export async function endedElsewhere(ctx: LiveContext<PlacePorts>, places: PlaceRef[]): Promise<Array<{ place: PlaceRef; reason: 'closed' | 'deleted' }>> {
   if (places.length === 0) return [];
   const ended = await ctx.store.live.endedPlaces(places, ctx.now());
   const result: Array<{ place: PlaceRef; reason: 'closed' | 'deleted' }> = [];

@@ -6,12 +6,14 @@
  */
 import type { Actor } from './actors.ts';
 import { raise, transact, type DomainContext } from './context.ts';
-import type { MeetingPorts, MemberPorts, PlacePorts } from './ports/aggregates.ts';
 import { ConflictError, NotFoundError, ValidationError, type FieldError } from './errors.ts';
 import { isUuidV4, newId, randomBase62 } from './ids.ts';
+import type { MeetingPorts } from './meeting-ports.ts';
+import type { MemberPorts } from './member-ports.ts';
 import { readPage, type Page } from './pages.ts';
+import type { PageRequest } from './pages.ts';
+import type { PlacePorts } from './place-ports.ts';
 import { authorize } from './policies.ts';
-import type { PageRequest } from './ports/store.ts';
 import type { Meeting, MeetingType, QueryParameters } from './types.ts';
 
 export const MEETING_TYPES: readonly MeetingType[] = ['MEETING', 'CONSULTATION'];

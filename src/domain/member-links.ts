@@ -15,13 +15,14 @@ import { createHash, randomBytes } from 'node:crypto';
 import type { Actor } from './actors.ts';
 import { transact, type DomainContext } from './context.ts';
 import { ForbiddenError, NotFoundError, ValidationError } from './errors.ts';
-import { endSignInSessions } from './sign-in-sessions.ts';
-import { hashPassword, passwordProblem } from './passwords.ts';
+import type { KeyPorts } from './key-ports.ts';
+import type { MemberPorts } from './member-ports.ts';
 import { memberSubject, recordChange } from './organization-changes.ts';
 import { addUser, findMember, type AddUserInput, type MemberRef } from './organizations.ts';
+import { hashPassword, passwordProblem } from './passwords.ts';
 import { authorize } from './policies.ts';
+import { endSignInSessions } from './sign-in-sessions.ts';
 import type { MemberLink, MemberLinkPurpose, Organization, User } from './types.ts';
-import type { KeyPorts, MemberPorts } from './ports/aggregates.ts';
 
 /** How long an operator's invitation or reset link works. */
 export const OPERATOR_LINK_HOURS = 72;

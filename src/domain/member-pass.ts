@@ -16,7 +16,8 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
 import { memberActor, type Actor } from './actors.ts';
 import type { DomainContext } from './context.ts';
 import { isUuidV4 } from './ids.ts';
-import type { MemberPorts, PlacePorts } from './ports/aggregates.ts';
+import type { MemberPorts } from './member-ports.ts';
+import type { PlacePorts } from './place-ports.ts';
 
 const SHAPE = /^([0-9a-f-]{36})\.(\d{1,12})\.([A-Za-z0-9_-]{43})$/;
 

@@ -11,11 +11,12 @@
 import type { Actor } from './actors.ts';
 import type { DomainContext } from './context.ts';
 import { newOrderedId } from './ids.ts';
+import type { KeyPorts } from './key-ports.ts';
+import type { MemberPorts } from './member-ports.ts';
 import { readPage, type Page } from './pages.ts';
+import type { PageRequest } from './pages.ts';
 import { authorize } from './policies.ts';
-import type { PageRequest } from './ports/store.ts';
 import type { ChangeActor, OrganizationChange, OrganizationChangeAction, User } from './types.ts';
-import type { KeyPorts, MemberPorts } from './ports/aggregates.ts';
 
 export type { ChangeActor, OrganizationChange, OrganizationChangeAction };
 

@@ -15,13 +15,14 @@ import type { Actor } from './actors.ts';
 import { transact, type DomainContext } from './context.ts';
 import { ConflictError, NotFoundError, ValidationError, type FieldError } from './errors.ts';
 import { newId } from './ids.ts';
+import type { KeyPorts } from './key-ports.ts';
+import type { MemberPorts } from './member-ports.ts';
 import { memberSubject, recordChange } from './organization-changes.ts';
 import { authorize } from './policies.ts';
 import { endSignInSessions } from './sign-in-sessions.ts';
 import { slugProblem, slugify } from './slugs.ts';
 import { checkText, isEmail } from './text.ts';
 import type { Organization, OrganizationRole, OrganizationType, User } from './types.ts';
-import type { KeyPorts, MemberPorts } from './ports/aggregates.ts';
 
 export const ORGANIZATION_TYPES: readonly OrganizationType[] = ['medical', 'basic'];
 export const ORGANIZATION_ROLES: readonly OrganizationRole[] = ['USER', 'ADMIN'];
@@ -133,6 +134,8 @@ export async function findMember(ctx: DomainContext<MemberPorts & KeyPorts>, act
 /** Refuses a member's change that would leave the organization without an ADMIN. */
 async function keepAnAdmin(ctx: DomainContext<MemberPorts & KeyPorts>, actor: Actor, leaving: User, field: string): Promise<void> {
   if (actor.kind === 'operator' || leaving.role !== 'ADMIN') return;
+  // Two ADMINs demoting each other at once must not both see the other one stay.
+  await ctx.store.lockOrganization(actor.organization.id);
   const admins = (await ctx.store.listUsers(actor.organization.id)).filter((u) => u.role === 'ADMIN' && u.id !== leaving.id);
   if (admins.length === 0) throw new ConflictError(field, 'The organization needs at least one administrator: make someone else ADMIN first.');
 }

@@ -4,9 +4,22 @@
  * the next one starts, or that there is none. The page size is bounded
  * here, whatever an edge asks for.
  */
-import type { PageCursor, PageRequest } from './ports/store.ts';
+/**
+ * Where a newest-first list continues: after the object created at
+ * `createdAt` with `id` (objects created in the same millisecond are
+ * ordered by id), so a page never repeats or skips one while others are
+ * added.
+ */
+export interface PageCursor {
+  createdAt: Date;
+  id: string;
+}
 
-export type { PageCursor, PageRequest };
+/** One page of a newest-first list: at most `limit` objects older than `before`. */
+export interface PageRequest {
+  limit: number;
+  before?: PageCursor | undefined;
+}
 
 export const PAGE_SIZE_MAX = 100;
 

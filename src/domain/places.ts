@@ -8,8 +8,9 @@ import { raise, transact, type DomainContext } from './context.ts';
 import { ValidationError } from './errors.ts';
 import { isUuidV4 } from './ids.ts';
 import { liveClock, meetingState, type LiveContext, type MeetingState } from './lifecycle.ts';
-import type { SlugPlace } from './ports/live-store.ts';
-import type { ReleasedSlug } from './ports/store.ts';
+import type { MeetingPorts, ReleasedSlug } from './meeting-ports.ts';
+import type { MemberPorts } from './member-ports.ts';
+import type { PlacePorts, SlugPlace } from './place-ports.ts';
 import type { MediaState, Participant, PlaceRef } from './presence.ts';
 import { isSlugShaped } from './slugs.ts';
 import type { Meeting } from './types.ts';
@@ -46,7 +47,7 @@ const SHORT_CODE = /^[0-9A-Za-z]{1,32}$/;
 
 /** The meeting behind a link (by id or short code), deleted ones included, with its state; undefined when there is none. */
 export async function meetingAtLink(
-  ctx: DomainContext,
+  ctx: DomainContext<PlacePorts>,
   by: { id: string } | { shortCode: string },
 ): Promise<{ meeting: Meeting; state: MeetingState } | undefined> {
   let meeting: Meeting | undefined;
@@ -59,7 +60,7 @@ export async function meetingAtLink(
  * What a call page says about where it leads: the organization's name and,
  * for a consultation, the name of the clinician who owns it.
  */
-export async function placeContext(ctx: DomainContext, organizationId: string, meeting?: Meeting): Promise<{ organization: string | null; hostName: string | null }> {
+export async function placeContext(ctx: DomainContext<MemberPorts>, organizationId: string, meeting?: Meeting): Promise<{ organization: string | null; hostName: string | null }> {
   const [organization, owner] = await Promise.all([
     ctx.store.findOrganization(organizationId),
     meeting?.type === 'CONSULTATION' && meeting.ownerUserId ? ctx.store.findUser(organizationId, meeting.ownerUserId) : undefined,
@@ -68,17 +69,17 @@ export async function placeContext(ctx: DomainContext, organizationId: string, m
 }
 
 /** The room, board or queue at a slug, across organizations. */
-export async function placeAtSlug(ctx: DomainContext, slug: string): Promise<SlugPlace | undefined> {
+export async function placeAtSlug(ctx: DomainContext<PlacePorts>, slug: string): Promise<SlugPlace | undefined> {
   return isSlugShaped(slug) ? ctx.store.live.findSlugPlace(slug) : undefined;
 }
 
 /** A slug nothing is at now but that an organization gave up and still holds (domain/slugs.ts): where its place moved, or that it ended. */
-export async function releasedSlugAt(ctx: DomainContext, slug: string): Promise<ReleasedSlug | undefined> {
+export async function releasedSlugAt(ctx: DomainContext<MeetingPorts>, slug: string): Promise<ReleasedSlug | undefined> {
   return isSlugShaped(slug) ? ctx.store.findReleasedSlug(slug, ctx.now()) : undefined;
 }
 
 /** Removes a participant, raising `participant.left`; the place gets its deadline when it is now empty everywhere. */
-export async function leavePlace(ctx: LiveContext, connectionId: string): Promise<PlaceRef | undefined> {
+export async function leavePlace(ctx: LiveContext<PlacePorts>, connectionId: string): Promise<PlaceRef | undefined> {
   const clock = liveClock(ctx);
   return transact(ctx, async (tx) => {
     const place = await tx.store.live.leave(connectionId, clock);
@@ -89,16 +90,16 @@ export async function leavePlace(ctx: LiveContext, connectionId: string): Promis
   });
 }
 
-export async function participantsOf(ctx: LiveContext, place: PlaceRef): Promise<Participant[]> {
+export async function participantsOf(ctx: LiveContext<PlacePorts>, place: PlaceRef): Promise<Participant[]> {
   return ctx.store.live.listPresent(place, liveClock(ctx).staleBefore);
 }
 
 /** A participant's microphone, camera and screen as they announce them. */
-export async function updateMedia(ctx: LiveContext, connectionId: string, media: MediaState): Promise<void> {
+export async function updateMedia(ctx: LiveContext<PlacePorts>, connectionId: string, media: MediaState): Promise<void> {
   await ctx.store.live.setMedia(connectionId, media);
 }
 
 /** The participant's member rights ended (signed out, removed): they stay, no longer the host. */
-export async function dropHost(ctx: LiveContext, connectionId: string): Promise<void> {
+export async function dropHost(ctx: LiveContext<PlacePorts>, connectionId: string): Promise<void> {
   await ctx.store.live.dropHost(connectionId);
 }

@@ -9,15 +9,16 @@
  * the CLI's own PUBLIC_URL (or its default) is all there is.
  */
 import type { DomainContext } from './context.ts';
+import type { ServiceSettingPorts } from './service-setting-ports.ts';
 
 const SETTING = 'public_url';
 
 /** The server starts: from now on links made anywhere on this database lead to `ctx.publicUrl`. */
-export async function recordPublicUrl(ctx: DomainContext): Promise<void> {
+export async function recordPublicUrl(ctx: DomainContext<ServiceSettingPorts>): Promise<void> {
   await ctx.store.writeServiceSetting(SETTING, ctx.publicUrl, ctx.now());
 }
 
 /** The public URL the server last started with, if any has. */
-export async function serverPublicUrl(ctx: DomainContext): Promise<string | undefined> {
+export async function serverPublicUrl(ctx: DomainContext<ServiceSettingPorts>): Promise<string | undefined> {
   return ctx.store.readServiceSetting(SETTING);
 }

@@ -6,13 +6,13 @@ import type { Actor } from './actors.ts';
 import type { DomainContext } from './context.ts';
 import { NotFoundError, ValidationError, type FieldError } from './errors.ts';
 import { newId } from './ids.ts';
+import type { MeetingPorts } from './meeting-ports.ts';
 import { readPage, type Page } from './pages.ts';
+import type { PageRequest } from './pages.ts';
 import { authorize } from './policies.ts';
-import type { PageRequest } from './ports/store.ts';
 import { slugProblem } from './slugs.ts';
 import { checkText } from './text.ts';
 import type { Room } from './types.ts';
-import type { MeetingPorts } from './ports/aggregates.ts';
 
 export const ROOM_TITLE_MAX = 200;
 

@@ -4,8 +4,8 @@
  * set, when they are removed, when they lose the ADMIN role.
  */
 import { raise, type DomainContext } from './context.ts';
+import type { MemberPorts } from './member-ports.ts';
 import type { User } from './types.ts';
-import type { MemberPorts } from './ports/aggregates.ts';
 
 /**
  * Ends every sign-in session of a member, in the running unit of work: their

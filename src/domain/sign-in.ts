@@ -27,9 +27,9 @@ import { randomBytes } from 'node:crypto';
 import { memberActor, type Actor } from './actors.ts';
 import { raise, transact, type DomainContext } from './context.ts';
 import { tokenHash } from './member-links.ts';
+import type { MemberPorts } from './member-ports.ts';
 import { hashPassword, needsRehash, spendVerification, verifyPassword } from './passwords.ts';
 import type { MemberSession, Organization, User } from './types.ts';
-import type { MemberPorts } from './ports/aggregates.ts';
 
 /** Failures older than this are forgotten by the throttle. */
 export const SIGN_IN_WINDOW_MS = 60 * 60_000;

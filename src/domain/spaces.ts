@@ -10,13 +10,16 @@ import type { Actor } from './actors.ts';
 import { raise, transact, type DomainContext } from './context.ts';
 import { NotFoundError, ValidationError, type FieldError } from './errors.ts';
 import { newId } from './ids.ts';
+import type { MeetingPorts } from './meeting-ports.ts';
+import type { MemberPorts } from './member-ports.ts';
 import { readPage, type Page } from './pages.ts';
+import type { PageRequest } from './pages.ts';
 import { authorize } from './policies.ts';
-import type { MemberState, PageRequest, SpacePatch } from './ports/store.ts';
 import { slugProblem, slugReservedUntil } from './slugs.ts';
 import { checkText } from './text.ts';
 import type { Member, Organization, Space, SpaceKind } from './types.ts';
 import { closeLine, membersRemoved } from './waiting/closing.ts';
+import type { MemberState, SpacePatch, WaitingListPorts } from './waiting/ports.ts';
 
 export const SPACE_NAME_MAX = 200;
 export const CLOSING_MESSAGE_MAX = 2000;
@@ -50,7 +53,7 @@ function checkSlug(errors: FieldError[], slug: string | undefined, required: boo
 }
 
 /** The one membership rule: at most MEMBERS_MAX users of the space's organization, each once. */
-async function checkMemberIds(ctx: DomainContext, org: Organization, kind: SpaceKind, ids: string[], errors: FieldError[]): Promise<void> {
+async function checkMemberIds(ctx: DomainContext<MemberPorts>, org: Organization, kind: SpaceKind, ids: string[], errors: FieldError[]): Promise<void> {
   const field = 'memberIds';
   if (ids.length > MEMBERS_MAX) {
     errors.push({ field, message: `A ${kind} has at most ${MEMBERS_MAX} members.` });
@@ -74,7 +77,7 @@ export function nextMembers(current: readonly Member[], userIds: readonly string
   });
 }
 
-export async function createSpace(ctx: DomainContext, actor: Actor, kind: SpaceKind, input: CreateSpaceInput): Promise<Space> {
+export async function createSpace(ctx: DomainContext<WaitingListPorts>, actor: Actor, kind: SpaceKind, input: CreateSpaceInput): Promise<Space> {
   authorize(actor, 'space.manage');
   const errors: FieldError[] = [];
   checkText(errors, 'name', input.name, { required: true, max: SPACE_NAME_MAX });
@@ -100,7 +103,7 @@ export async function createSpace(ctx: DomainContext, actor: Actor, kind: SpaceK
   return space;
 }
 
-export async function getSpace(ctx: DomainContext, actor: Actor, kind: SpaceKind, id: string): Promise<Space> {
+export async function getSpace(ctx: DomainContext<WaitingListPorts>, actor: Actor, kind: SpaceKind, id: string): Promise<Space> {
   authorize(actor, 'space.manage');
   const space = await ctx.store.findSpace(actor.organization.id, kind, id);
   if (!space) throw new NotFoundError(kind);
@@ -108,7 +111,7 @@ export async function getSpace(ctx: DomainContext, actor: Actor, kind: SpaceKind
 }
 
 export async function updateSpace(
-  ctx: DomainContext,
+  ctx: DomainContext<WaitingListPorts & MemberPorts & MeetingPorts>,
   actor: Actor,
   kind: SpaceKind,
   id: string,
@@ -151,7 +154,7 @@ export async function updateSpace(
 }
 
 /** Deletes a board or queue, ending every wait and call on it; returns it as it was. */
-export async function deleteSpace(ctx: DomainContext, actor: Actor, kind: SpaceKind, id: string): Promise<Space> {
+export async function deleteSpace(ctx: DomainContext<WaitingListPorts & MeetingPorts>, actor: Actor, kind: SpaceKind, id: string): Promise<Space> {
   authorize(actor, 'space.manage');
   return transact(ctx, async (tx) => {
     const current = await tx.store.findSpace(actor.organization.id, kind, id, { lock: true });
@@ -165,7 +168,7 @@ export async function deleteSpace(ctx: DomainContext, actor: Actor, kind: SpaceK
 }
 
 /** The organization's boards or queues, newest first, with their members. */
-export async function listSpaces(ctx: DomainContext, actor: Actor, kind: SpaceKind, page: PageRequest): Promise<Page<Space>> {
+export async function listSpaces(ctx: DomainContext<WaitingListPorts>, actor: Actor, kind: SpaceKind, page: PageRequest): Promise<Page<Space>> {
   authorize(actor, 'space.manage');
   return readPage(page, (p) => ctx.store.listSpaces(actor.organization.id, kind, p));
 }

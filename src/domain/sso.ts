@@ -19,11 +19,11 @@
 import { memberActor, type Actor } from './actors.ts';
 import type { DomainContext } from './context.ts';
 import { NotFoundError, ValidationError } from './errors.ts';
+import type { MemberPorts } from './member-ports.ts';
 import { authorize } from './policies.ts';
 import { seal, unseal } from './sealing.ts';
 import { startSession } from './sign-in.ts';
 import type { MemberSession, Organization, OrganizationSso } from './types.ts';
-import type { MemberPorts } from './ports/aggregates.ts';
 
 const SEAL_PURPOSE = 'sso-client-secret';
 

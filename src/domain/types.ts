@@ -67,7 +67,7 @@ export interface Meeting {
   closesAt: Date | null;
   closedAt: Date | null;
   deletedAt: Date | null;
-  /** Whether arrivals knock (see meeting-admin.ts). */
+  /** Whether arrivals knock (see hosting.ts). */
   lock: MeetingLock;
   /** What the call page shows as the meeting's name (v3 and dashboard extension); null: none given. */
   title: string | null;

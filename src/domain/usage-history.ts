@@ -11,10 +11,10 @@
  */
 import type { Actor } from './actors.ts';
 import type { DomainContext } from './context.ts';
+import type { KeyPorts } from './key-ports.ts';
 import { authorize } from './policies.ts';
 import type { ApiKey, OrganizationQuota } from './types.ts';
 import { DAY_MS, dayStart, getOrganizationQuota, HOUR_MS, hourStart } from './usage.ts';
-import type { KeyPorts } from './ports/aggregates.ts';
 
 export const HISTORY_HOURS = 48;
 export const HISTORY_DAYS = 30;

@@ -14,9 +14,9 @@
 import type { Actor } from './actors.ts';
 import { raise, transact, type DomainContext } from './context.ts';
 import { ValidationError, type FieldError } from './errors.ts';
+import type { KeyPorts } from './key-ports.ts';
 import { authorize } from './policies.ts';
 import type { OrganizationQuota } from './types.ts';
-import type { KeyPorts } from './ports/aggregates.ts';
 
 export const HOUR_MS = 3_600_000;
 export const DAY_MS = 24 * HOUR_MS;

@@ -20,8 +20,9 @@
  * that would reach the database (see http/plugins/limits.ts).
  */
 import type { EventPublisher } from '../domain/events.ts';
+import type { ApiKeyStore, UsageStore } from '../domain/key-ports.ts';
 import type { CredentialLookups } from '../domain/keys.ts';
-import type { ApiKeyStore, OrganizationStore, UsageStore } from '../domain/ports/store.ts';
+import type { OrganizationStore } from '../domain/member-ports.ts';
 import type { ApiKey, Organization, OrganizationQuota } from '../domain/types.ts';
 
 const MAX_ENTRIES = 10_000;

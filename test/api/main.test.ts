@@ -1,5 +1,5 @@
 /**
- * `npm start` as an operator runs it: `src/main.ts` in a child process on a
+ * `npm start` as an operator runs it: `bin/foyer-server.js` (src/main.ts) in a child process on a
  * fresh database (SQLite file, PostgreSQL database), applying migrations,
  * serving the API on a loopback port and closing cleanly on SIGTERM; and a
  * bad setting refused with a clear message and exit code 1.
@@ -19,7 +19,7 @@ interface Run {
 }
 
 function start(env: Record<string, string>): Run {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+  const child = spawn(process.execPath, ['bin/foyer-server.js'], {
     cwd: ROOT,
     env: { ...process.env, LOG_LEVEL: 'warn', HOST: '127.0.0.1', PORT: '0', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -31,7 +31,7 @@ function start(env: Record<string, string>): Run {
   return { output: () => output, exited, kill: (signal) => child.kill(signal) };
 }
 
-async function listeningOn(run: Run, timeoutMs = 30_000): Promise<string> {
+async function listeningOn(run: Run, timeoutMs = 120_000): Promise<string> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const match = /Foyer listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(run.output());

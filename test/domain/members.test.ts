@@ -142,6 +142,21 @@ for (const database of await testDatabases()) {
       assert.deepEqual(record!.actor, { kind: 'operator', id: null, label: 'operator' });
     });
 
+    it('keeps an ADMIN when two ADMINs demote each other at the same moment: one change wins, the other is refused', async () => {
+      for (let round = 0; round < 5; round += 1) {
+        const { ada, adaUser, umaUser, operator, organization } = await clinic();
+        await changeUserRole(ctx, operator, { userId: umaUser.id }, 'ADMIN');
+        const asAdmin = memberActor(organization, { ...umaUser, role: 'ADMIN' });
+        const outcomes = await Promise.allSettled([
+          changeUserRole(ctx, ada, { userId: umaUser.id }, 'USER'),
+          changeUserRole(ctx, asAdmin, { userId: adaUser.id }, 'USER'),
+        ]);
+        const admins = (await ctx.store.listUsers(organization.id)).filter((u) => u.role === 'ADMIN');
+        assert.equal(admins.length, 1, `round ${round}: ${outcomes.map((o) => o.status).join(', ')}`);
+        assert.deepEqual(outcomes.map((o) => o.status).sort(), ['fulfilled', 'rejected']);
+      }
+    });
+
     it('removes a member: gone from the organization, signed out everywhere, their unused link dead, recorded', async () => {
       const { ada, umaUser, organization } = await clinic();
       const link = await issueMemberLink(ctx, ada, { userId: umaUser.id }, 'invite');

@@ -1,6 +1,6 @@
 /**
  * @module test/support/processes
- * Starts real Foyer server processes (`node --import tsx src/main.ts`) for
+ * Starts real Foyer server processes (`bin/foyer-server.js`, what `npm start` runs) for
  * black-box tests, on loopback ports, and stops them with SIGTERM the way
  * an orchestrator would.
  */
@@ -31,9 +31,9 @@ export function freePort(): Promise<number> {
   });
 }
 
-export async function startFoyer(env: Record<string, string>, timeoutMs = 30_000): Promise<FoyerProcess> {
+export async function startFoyer(env: Record<string, string>, timeoutMs = 120_000): Promise<FoyerProcess> {
   const port = await freePort();
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+  const child = spawn(process.execPath, ['bin/foyer-server.js'], {
     cwd: ROOT,
     // No Janus of its own unless the test asks for one: these processes stand for instances, not SFUs.
     env: { ...process.env, LOG_LEVEL: 'warn', JANUS_BIN: 'none', ...env, PORT: String(port), HOST: '127.0.0.1' },

@@ -1,11 +1,14 @@
 /**
  * @module domain/ports/store
- * What the domain needs from storage: the store interfaces (in the files
- * beside this one), grouped into one port per aggregate in
- * `aggregates.ts`, and the `Store` that joins them, re-exported here with
- * the connection the composition root opens. `src/store/` implements it
- * on SQLite and PostgreSQL (one Kysely code base) and must pass
- * `store.contract.ts`.
+ * Every aggregate's port together: the `Store` that `src/store/`
+ * implements on SQLite and PostgreSQL (one Kysely code base) and that
+ * must pass `store.contract.ts`, and the connection the composition root
+ * opens. Each port sits beside its aggregate's commands (meeting-ports.ts,
+ * place-ports.ts, waiting/ports.ts, member-ports.ts, key-ports.ts,
+ * webhooks/ports.ts, hosting-ports.ts, service-setting-ports.ts), and a
+ * command receives only the ports it uses (`DomainContext<MeetingPorts>`);
+ * `scripts/commands-name-ports.mjs` refuses a command typed by the whole
+ * `Store`.
  *
  * Rules every implementation keeps:
  * - Reads scoped by organization return `undefined` for another
@@ -16,14 +19,17 @@
  * - The store keeps data, not rules: who may be a member, what a new
  *   member's state is, what can be joined are decided in the domain.
  */
-export type { PageCursor, PageRequest } from './page-request.ts';
-export type { OrganizationChangeStore, OrganizationStore } from './organization-store.ts';
-export type { ApiKeyStore, UsageStore } from './key-store.ts';
-export type { MeetingStore, ReleasedSlug, RoomStore } from './meeting-store.ts';
-export type { ServiceSettingStore } from './service-setting-store.ts';
-export type { MemberState, SpacePatch, SpaceStore } from './space-store.ts';
-export type { Store } from './aggregates.ts';
-import type { Store } from './aggregates.ts';
+import type { HostingPorts } from '../hosting-ports.ts';
+import type { KeyPorts } from '../key-ports.ts';
+import type { MeetingPorts } from '../meeting-ports.ts';
+import type { MemberPorts } from '../member-ports.ts';
+import type { PlacePorts } from '../place-ports.ts';
+import type { ServiceSettingPorts } from '../service-setting-ports.ts';
+import type { WaitingListPorts } from '../waiting/ports.ts';
+import type { WebhookPorts } from '../webhooks/ports.ts';
+
+/** Every aggregate's port together, and the service's own settings: what `src/store/` implements. */
+export interface Store extends MeetingPorts, PlacePorts, WaitingListPorts, MemberPorts, KeyPorts, WebhookPorts, HostingPorts, ServiceSettingPorts {}
 
 /** A store as opened by the composition root: the ports plus the connection's life. */
 export interface StoreConnection extends Store {

@@ -14,9 +14,11 @@ import { createHash, createHmac, randomBytes } from 'node:crypto';
 import { raise, transact, type DomainContext } from '../context.ts';
 import { newId } from '../ids.ts';
 import type { LiveContext } from '../lifecycle.ts';
+import type { MeetingPorts } from '../meeting-ports.ts';
+import type { PlacePorts, SlugPlace } from '../place-ports.ts';
 import { placeAtSlug, slugAdmission } from '../places.ts';
-import type { SlugPlace } from '../ports/live-store.ts';
 import { endCall } from './calls.ts';
+import type { WaitingListPorts } from './ports.ts';
 import { ACTIVE_STATES, type Readiness, type WaitingEntry, type WaitingOutcome } from './types.ts';
 
 export type SpacePlace = Extract<SlugPlace, { kind: 'board' | 'queue' }>;
@@ -33,7 +35,7 @@ export function clientTokenHash(token: string): string {
 }
 
 /** The client's address as stored: keyed, so the table never holds addresses (which are personal data). */
-export function addressKey(ctx: DomainContext, address: string): string {
+export function addressKey(ctx: Pick<DomainContext<WaitingListPorts>, 'secretPepper'>, address: string): string {
   return createHmac('sha256', ctx.secretPepper).update(`waiting-address:${address}`).digest('base64url').slice(0, 32);
 }
 
@@ -43,7 +45,7 @@ export function addressKey(ctx: DomainContext, address: string): string {
  * the end of the line.
  */
 export async function arrive(
-  ctx: LiveContext,
+  ctx: LiveContext<PlacePorts & WaitingListPorts>,
   input: { slug: string; displayName: string; connectionId: string; token?: string | undefined; readiness?: Readiness | null | undefined; address?: string | null | undefined },
 ): Promise<ArrivalResult> {
   const place = await placeAtSlug(ctx, input.slug);
@@ -122,7 +124,7 @@ export async function arrive(
  * wait): the members' consoles show it from now on. A report that changes
  * nothing changes nothing.
  */
-export async function clientReadiness(ctx: DomainContext, connectionId: string, readiness: Readiness): Promise<void> {
+export async function clientReadiness(ctx: DomainContext<WaitingListPorts>, connectionId: string, readiness: Readiness): Promise<void> {
   const at = ctx.now();
   await transact(ctx, async (tx) => {
     const entry = await tx.store.findWaitingEntryByConnection(connectionId);
@@ -133,7 +135,7 @@ export async function clientReadiness(ctx: DomainContext, connectionId: string, 
 }
 
 /** The client's page answered its view: it is really there, and from now on keeps its place through a lost connection. */
-export async function clientAnswered(ctx: DomainContext, connectionId: string): Promise<void> {
+export async function clientAnswered(ctx: DomainContext<WaitingListPorts>, connectionId: string): Promise<void> {
   const entry = await ctx.store.findWaitingEntryByConnection(connectionId);
   if (!entry || entry.answeredAt) return;
   await ctx.store.updateWaitingEntry(entry.id, { from: ACTIVE_STATES, connectionId }, { answeredAt: ctx.now() });
@@ -144,7 +146,7 @@ export async function clientAnswered(ctx: DomainContext, connectionId: string): 
  * the grace period, if their page ever answered; a place nobody's page
  * answered for ends now.
  */
-export async function clientDisconnected(ctx: DomainContext, connectionId: string): Promise<void> {
+export async function clientDisconnected(ctx: DomainContext<WaitingListPorts>, connectionId: string): Promise<void> {
   const at = ctx.now();
   const found = await ctx.store.findWaitingEntryByConnection(connectionId);
   if (found && !found.answeredAt && found.state === 'waiting') {
@@ -160,7 +162,7 @@ export async function clientDisconnected(ctx: DomainContext, connectionId: strin
 }
 
 /** The client leaves the line (or hangs up their call, which ends it). */
-export async function clientLeaves(ctx: DomainContext, connectionId: string): Promise<void> {
+export async function clientLeaves(ctx: DomainContext<WaitingListPorts & MeetingPorts>, connectionId: string): Promise<void> {
   const entry = await ctx.store.findWaitingEntryByConnection(connectionId);
   if (!entry) return;
   if (entry.state === 'in_call' || entry.state === 'reserved') {
@@ -172,7 +174,7 @@ export async function clientLeaves(ctx: DomainContext, connectionId: string): Pr
 
 /** Ends a waiting client's wait: they left, were declined, or the line closed. Frees nobody: they had no member yet. */
 export async function removeFromLine(
-  ctx: DomainContext,
+  ctx: DomainContext<WaitingListPorts>,
   entry: WaitingEntry,
   state: 'left' | 'declined' | 'closed',
   outcome: WaitingOutcome,

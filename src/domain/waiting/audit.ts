@@ -11,6 +11,7 @@ import type { DomainContext } from '../context.ts';
 import { authorize } from '../policies.ts';
 import { getSpace } from '../spaces.ts';
 import type { Space, SpaceKind } from '../types.ts';
+import type { WaitingListPorts } from './ports.ts';
 import type { WaitingState } from './types.ts';
 
 const DAY_MS = 24 * 3_600_000;
@@ -31,7 +32,7 @@ export interface AuditEntry {
 }
 
 export async function waitingAudit(
-  ctx: DomainContext,
+  ctx: DomainContext<WaitingListPorts>,
   actor: Actor,
   kind: SpaceKind,
   id: string,

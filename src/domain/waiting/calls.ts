@@ -9,7 +9,9 @@
  */
 import type { Actor } from '../actors.ts';
 import { raise, transact, type DomainContext } from '../context.ts';
+import type { MeetingPorts } from '../meeting-ports.ts';
 import { endMeeting } from '../meetings.ts';
+import type { WaitingListPorts } from './ports.ts';
 import type { WaitingEntry } from './types.ts';
 
 export type CallEnding = 'hung_up' | 'client_left' | 'client_gone' | 'member_gone' | 'deleted';
@@ -28,7 +30,7 @@ const FINAL: Record<CallEnding, 'served' | 'left' | 'waiting' | 'closed'> = {
  * private meeting for both, and puts the entry where `why` says. Does
  * nothing when someone else ended it first.
  */
-export async function endCall(ctx: DomainContext, entry: WaitingEntry, why: CallEnding): Promise<WaitingEntry | undefined> {
+export async function endCall(ctx: DomainContext<WaitingListPorts & MeetingPorts>, entry: WaitingEntry, why: CallEnding): Promise<WaitingEntry | undefined> {
   const at = ctx.now();
   const next = FINAL[why];
   const ended = await transact(ctx, async (tx) => {
@@ -54,7 +56,7 @@ export async function endCall(ctx: DomainContext, entry: WaitingEntry, why: Call
  * started. Only the member who took the client counts; anyone else joining
  * (the client, a stray link) changes nothing.
  */
-export async function memberJoinedCall(ctx: DomainContext, actor: Actor, meetingId: string): Promise<WaitingEntry | undefined> {
+export async function memberJoinedCall(ctx: DomainContext<WaitingListPorts>, actor: Actor, meetingId: string): Promise<WaitingEntry | undefined> {
   if (actor.kind !== 'member') return undefined;
   const entry = await ctx.store.findWaitingEntryByMeeting(meetingId);
   if (!entry || entry.servedBy !== actor.user.id) return undefined;
@@ -74,7 +76,7 @@ export async function memberJoinedCall(ctx: DomainContext, actor: Actor, meeting
 }
 
 /** Either side hung up the call of `meetingId` (a waiting-list call); other meetings are not affected. */
-export async function hangUp(ctx: DomainContext, meetingId: string): Promise<WaitingEntry | undefined> {
+export async function hangUp(ctx: DomainContext<WaitingListPorts & MeetingPorts>, meetingId: string): Promise<WaitingEntry | undefined> {
   const entry = await ctx.store.findWaitingEntryByMeeting(meetingId);
   return entry && endCall(ctx, entry, 'hung_up');
 }

@@ -6,19 +6,21 @@
  * the client they had reserved or were with goes back to the front.
  */
 import type { DomainContext } from '../context.ts';
+import type { MeetingPorts } from '../meeting-ports.ts';
 import type { Space } from '../types.ts';
 import { removeFromLine } from './arrival.ts';
 import { endCall } from './calls.ts';
+import type { WaitingListPorts } from './ports.ts';
 import { ACTIVE_STATES } from './types.ts';
 
-export async function closeLine(ctx: DomainContext, space: Space, why: 'deactivated' | 'deleted'): Promise<void> {
+export async function closeLine(ctx: DomainContext<WaitingListPorts & MeetingPorts>, space: Space, why: 'deactivated' | 'deleted'): Promise<void> {
   for (const entry of await ctx.store.listWaitingEntries(space.id, why === 'deleted' ? ACTIVE_STATES : ['waiting'])) {
     if (entry.state === 'waiting') await removeFromLine(ctx, entry, 'closed', why);
     else await endCall(ctx, entry, 'deleted');
   }
 }
 
-export async function membersRemoved(ctx: DomainContext, space: Space, userIds: readonly string[]): Promise<void> {
+export async function membersRemoved(ctx: DomainContext<WaitingListPorts & MeetingPorts>, space: Space, userIds: readonly string[]): Promise<void> {
   for (const userId of userIds) {
     const current = await ctx.store.memberCurrentEntry(space.id, userId);
     const entry = current ? await ctx.store.findWaitingEntry(current) : undefined;

@@ -9,10 +9,11 @@ import type { Actor } from '../actors.ts';
 import { raise, transact } from '../context.ts';
 import { liveClock, type LiveContext } from '../lifecycle.ts';
 import type { Space, SpaceKind } from '../types.ts';
+import type { WaitingListPorts } from './ports.ts';
 import { servedSpace } from './serving.ts';
 import type { MemberConsole } from './types.ts';
 
-export async function openConsole(ctx: LiveContext, actor: Actor, kind: SpaceKind, spaceId: string, connectionId: string): Promise<Space> {
+export async function openConsole(ctx: LiveContext<WaitingListPorts>, actor: Actor, kind: SpaceKind, spaceId: string, connectionId: string): Promise<Space> {
   const { space, member } = await servedSpace(ctx, actor, kind, spaceId);
   const at = ctx.now();
   await transact(ctx, async (tx) => {
@@ -32,17 +33,17 @@ export async function openConsole(ctx: LiveContext, actor: Actor, kind: SpaceKin
   return space;
 }
 
-export async function closeConsole(ctx: LiveContext, connectionId: string): Promise<void> {
+export async function closeConsole(ctx: LiveContext<WaitingListPorts>, connectionId: string): Promise<void> {
   const closed = await ctx.store.closeConsole(connectionId);
   if (closed) await memberAway(ctx, closed);
 }
 
 /** Consoles of instances that stopped heartbeating are closed like any other. */
-export async function reapConsoles(ctx: LiveContext): Promise<void> {
+export async function reapConsoles(ctx: LiveContext<WaitingListPorts>): Promise<void> {
   for (const gone of await ctx.store.reapConsoles(liveClock(ctx).staleBefore)) await memberAway(ctx, gone);
 }
 
-async function memberAway(ctx: LiveContext, gone: MemberConsole): Promise<void> {
+async function memberAway(ctx: LiveContext<WaitingListPorts>, gone: MemberConsole): Promise<void> {
   const at = ctx.now();
   const stillOnline = (await ctx.store.listConsoles(gone.spaceId, liveClock(ctx).staleBefore)).some((c) => c.userId === gone.userId);
   await transact(ctx, async (tx) => {

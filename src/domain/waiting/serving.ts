@@ -18,10 +18,14 @@ import { raise, transact, type DomainContext } from '../context.ts';
 import { ConflictError, DomainError, NotFoundError, ValidationError } from '../errors.ts';
 import { newId } from '../ids.ts';
 import { liveClock, type LiveContext } from '../lifecycle.ts';
+import type { MeetingPorts } from '../meeting-ports.ts';
 import { createMeeting } from '../meetings.ts';
+import type { MemberPorts } from '../member-ports.ts';
+import type { PlacePorts } from '../place-ports.ts';
 import { authorize } from '../policies.ts';
 import type { Member, Space, SpaceKind } from '../types.ts';
 import { removeFromLine } from './arrival.ts';
+import type { WaitingListPorts } from './ports.ts';
 import type { WaitingEntry } from './types.ts';
 
 export const DECLINE_MESSAGE_MAX = 500;
@@ -33,7 +37,7 @@ export interface Assignment {
 }
 
 /** The space as a member of it acting; not found for anyone else (another organization, not a member). */
-export async function servedSpace(ctx: DomainContext, actor: Actor, kind: SpaceKind, spaceId: string): Promise<{ space: Space; member: Member }> {
+export async function servedSpace(ctx: DomainContext<WaitingListPorts>, actor: Actor, kind: SpaceKind, spaceId: string): Promise<{ space: Space; member: Member }> {
   authorize(actor, 'space.serve');
   const space = await ctx.store.findSpace(actor.organization.id, kind, spaceId);
   const member = actor.kind === 'member' ? space?.members.find((m) => m.userId === actor.user.id) : undefined;
@@ -46,12 +50,15 @@ function mustServe(space: Space, member: Member): void {
   if (!member.isActive) throw new DomainError('conflict', 'Set yourself active to take clients.');
 }
 
+/** What taking a client touches: the line, the member, and the consultation opened for them (createMeeting). */
+type TakePorts = WaitingListPorts & MemberPorts & MeetingPorts & PlacePorts;
+
 /**
  * Reserves `entry` for the member and opens the private call. Throws
  * ConflictError when the client was taken (or left) meanwhile, or when the
  * member already serves someone.
  */
-async function take(ctx: LiveContext, space: Space, memberId: string, pick: (tx: DomainContext) => Promise<WaitingEntry | undefined>): Promise<Assignment | undefined> {
+async function take(ctx: DomainContext<TakePorts>, space: Space, memberId: string, pick: (tx: DomainContext<WaitingListPorts>) => Promise<WaitingEntry | undefined>): Promise<Assignment | undefined> {
   const meetingId = newId();
   const at = ctx.now();
   return transact(ctx, async (tx) => {
@@ -77,7 +84,7 @@ async function take(ctx: LiveContext, space: Space, memberId: string, pick: (tx:
 }
 
 /** A board member accepts a specific client. Queues serve strictly in order: there one takes the next. */
-export async function acceptClient(ctx: LiveContext, actor: Actor, spaceId: string, entryId: string): Promise<Assignment> {
+export async function acceptClient(ctx: DomainContext<TakePorts>, actor: Actor, spaceId: string, entryId: string): Promise<Assignment> {
   const { space, member } = await servedSpace(ctx, actor, 'board', spaceId);
   mustServe(space, member);
   const assignment = await take(ctx, space, member.userId, async (tx) => {
@@ -89,19 +96,19 @@ export async function acceptClient(ctx: LiveContext, actor: Actor, spaceId: stri
 }
 
 /** The member takes the first client in line who is there (or within the grace period); undefined when nobody waits. */
-export async function takeNext(ctx: LiveContext, actor: Actor, kind: SpaceKind, spaceId: string): Promise<Assignment | undefined> {
+export async function takeNext(ctx: DomainContext<TakePorts>, actor: Actor, kind: SpaceKind, spaceId: string): Promise<Assignment | undefined> {
   const { space, member } = await servedSpace(ctx, actor, kind, spaceId);
   mustServe(space, member);
   return takeNextFor(ctx, space, member.userId);
 }
 
-function takeNextFor(ctx: LiveContext, space: Space, memberId: string): Promise<Assignment | undefined> {
+function takeNextFor(ctx: DomainContext<TakePorts>, space: Space, memberId: string): Promise<Assignment | undefined> {
   const since = new Date(ctx.now().getTime() - ctx.waiting.graceSeconds * 1000);
   return take(ctx, space, memberId, (tx) => tx.store.lockFirstWaiting(space.id, since));
 }
 
 /** A board member turns a waiting client away, with an optional message shown to them. */
-export async function declineClient(ctx: LiveContext, actor: Actor, spaceId: string, entryId: string, message?: string): Promise<void> {
+export async function declineClient(ctx: DomainContext<WaitingListPorts>, actor: Actor, spaceId: string, entryId: string, message?: string): Promise<void> {
   const { space, member } = await servedSpace(ctx, actor, 'board', spaceId);
   const text = message?.trim() || null;
   if (text && text.length > DECLINE_MESSAGE_MAX) throw ValidationError.field('message', `A message has at most ${DECLINE_MESSAGE_MAX} characters.`);
@@ -116,7 +123,7 @@ export async function declineClient(ctx: LiveContext, actor: Actor, spaceId: str
  * who is not a real client (a flood of places, a test, a duplicate). The
  * client's page says they could not be admitted; outcome `removed`.
  */
-export async function removeClient(ctx: LiveContext, actor: Actor, kind: SpaceKind, spaceId: string, entryId: string): Promise<void> {
+export async function removeClient(ctx: DomainContext<WaitingListPorts>, actor: Actor, kind: SpaceKind, spaceId: string, entryId: string): Promise<void> {
   const { space, member } = await servedSpace(ctx, actor, kind, spaceId);
   const entry = await ctx.store.findWaitingEntry(entryId);
   if (!entry || entry.spaceId !== space.id || !(await removeFromLine(ctx, entry, 'declined', 'removed', null, member.userId))) {
@@ -126,7 +133,7 @@ export async function removeClient(ctx: LiveContext, actor: Actor, kind: SpaceKi
 
 /** The member's own switches: active or not, auto-accepting or not. */
 export async function setMemberStatus(
-  ctx: LiveContext,
+  ctx: DomainContext<WaitingListPorts>,
   actor: Actor,
   kind: SpaceKind,
   spaceId: string,
@@ -149,7 +156,7 @@ export async function setMemberStatus(
  * every instance at once: each assignment is one `take`, so a client or a
  * member is assigned once.
  */
-export async function dispatchAutoAccept(ctx: LiveContext, organizationId: string, spaceId: string): Promise<Assignment[]> {
+export async function dispatchAutoAccept(ctx: LiveContext<TakePorts>, organizationId: string, spaceId: string): Promise<Assignment[]> {
   const space = await ctx.store.findSpaceById(organizationId, spaceId);
   if (!space?.isActive || (space.kind === 'board' && !space.hasWaitingList)) return [];
   const online = new Set((await ctx.store.listConsoles(space.id, liveClock(ctx).staleBefore)).map((c) => c.userId));

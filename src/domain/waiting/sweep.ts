@@ -13,12 +13,16 @@
  * - free auto-accepting members are given the next client.
  */
 import { liveClock, type LiveContext } from '../lifecycle.ts';
+import type { MeetingPorts } from '../meeting-ports.ts';
+import type { MemberPorts } from '../member-ports.ts';
+import type { PlacePorts } from '../place-ports.ts';
 import { removeFromLine, UNANSWERED_SECONDS } from './arrival.ts';
 import { endCall } from './calls.ts';
 import { reapConsoles } from './consoles.ts';
+import type { WaitingListPorts } from './ports.ts';
 import { dispatchAutoAccept, type Assignment } from './serving.ts';
 
-export async function sweepWaiting(ctx: LiveContext): Promise<Assignment[]> {
+export async function sweepWaiting(ctx: LiveContext<WaitingListPorts & MeetingPorts & MemberPorts & PlacePorts>): Promise<Assignment[]> {
   const { at, staleBefore } = liveClock(ctx);
   await ctx.store.disconnectStaleEntries(staleBefore, at);
   await reapConsoles(ctx);

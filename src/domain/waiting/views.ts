@@ -13,6 +13,7 @@
 import type { Actor } from '../actors.ts';
 import { liveClock, type LiveContext } from '../lifecycle.ts';
 import type { Space } from '../types.ts';
+import type { WaitingListPorts } from './ports.ts';
 import { ACTIVE_STATES, type Readiness, type WaitingEntry, type WaitingState } from './types.ts';
 
 const HISTORY_MS = 7 * 24 * 3_600_000;
@@ -30,7 +31,7 @@ export interface LineSnapshot {
   graceMs: number;
 }
 
-export async function lineSnapshot(ctx: LiveContext, organizationId: string, spaceId: string): Promise<LineSnapshot | undefined> {
+export async function lineSnapshot(ctx: LiveContext<WaitingListPorts>, organizationId: string, spaceId: string): Promise<LineSnapshot | undefined> {
   const space = await ctx.store.findSpaceById(organizationId, spaceId);
   if (!space) return undefined;
   const clock = liveClock(ctx);
@@ -139,7 +140,7 @@ export function consoleView(snapshot: LineSnapshot, userId: string): ConsoleView
 }
 
 /** The entry a client's connection holds, with its line. */
-export async function clientSnapshot(ctx: LiveContext, entryId: string): Promise<{ entry: WaitingEntry; view: ClientView } | undefined> {
+export async function clientSnapshot(ctx: LiveContext<WaitingListPorts>, entryId: string): Promise<{ entry: WaitingEntry; view: ClientView } | undefined> {
   const entry = await ctx.store.findWaitingEntry(entryId);
   if (!entry) return undefined;
   const snapshot = await lineSnapshot(ctx, entry.organizationId, entry.spaceId);
@@ -147,13 +148,13 @@ export async function clientSnapshot(ctx: LiveContext, entryId: string): Promise
 }
 
 /** A client's view in `snapshot`: from the line when they are in it, or (a final state) from their entry. */
-export async function clientViewIn(ctx: LiveContext, snapshot: LineSnapshot, entryId: string): Promise<ClientView | undefined> {
+export async function clientViewIn(ctx: LiveContext<WaitingListPorts>, snapshot: LineSnapshot, entryId: string): Promise<ClientView | undefined> {
   const entry = snapshot.entries.find((e) => e.id === entryId) ?? (await ctx.store.findWaitingEntry(entryId));
   return entry && clientView(snapshot, entry);
 }
 
 /** For a member's console: the line of a space they serve. */
-export async function memberSnapshot(ctx: LiveContext, actor: Actor, spaceId: string): Promise<ConsoleView | undefined> {
+export async function memberSnapshot(ctx: LiveContext<WaitingListPorts>, actor: Actor, spaceId: string): Promise<ConsoleView | undefined> {
   if (actor.kind !== 'member') return undefined;
   const snapshot = await lineSnapshot(ctx, actor.organization.id, spaceId);
   return snapshot && consoleView(snapshot, actor.user.id);

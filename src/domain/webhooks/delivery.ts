@@ -13,10 +13,9 @@
  *   disabled with the reason shown beside it.
  */
 import type { DomainContext } from '../context.ts';
-import type { DeliveryOutcome } from '../ports/webhook-store.ts';
+import type { DeliveryOutcome, WebhookPorts } from './ports.ts';
 import { signedHeaders, signingSecrets, unsealSecret } from './secrets.ts';
 import type { AttemptResult, ClaimedDelivery } from './types.ts';
-import type { WebhookPorts } from '../ports/aggregates.ts';
 
 export interface DeliverySettings {
   /** Delay before each retry; the delivery fails after the last. */

@@ -10,12 +10,11 @@ import type { DomainContext } from '../context.ts';
 import { NotFoundError, ValidationError, type FieldError } from '../errors.ts';
 import { newId } from '../ids.ts';
 import { authorize } from '../policies.ts';
-import type { WebhookEndpointPatch } from '../ports/webhook-store.ts';
 import { checkText } from '../text.ts';
 import { webhookUrlProblem } from './addresses.ts';
+import type { WebhookEndpointPatch, WebhookPorts } from './ports.ts';
 import { newSigningSecret, sealSecret, signingSecrets } from './secrets.ts';
 import { WEBHOOK_EVENT_TYPES, isWebhookEventType, type WebhookDelivery, type WebhookEndpoint, type WebhookEventType } from './types.ts';
-import type { WebhookPorts } from '../ports/aggregates.ts';
 
 export const WEBHOOK_DESCRIPTION_MAX = 500;
 export const WEBHOOK_ENDPOINTS_MAX = 20;

@@ -11,7 +11,7 @@
  */
 import type { DomainEvent, EventPublisher } from '../events.ts';
 import { newId } from '../ids.ts';
-import type { Store } from '../ports/store.ts';
+import type { WebhookPorts } from './ports.ts';
 import { isWebhookEventType, type WebhookDelivery, type WebhookEndpoint, type WebhookEventType } from './types.ts';
 
 export interface WebhookMessage {
@@ -97,7 +97,7 @@ export function webhookBody(eventId: string, organizationId: string, message: We
 }
 
 /** Writes the transaction's events to the outbox of every enabled endpoint that wants them. */
-export async function recordWebhookMessages(tx: Store, events: readonly DomainEvent[]): Promise<void> {
+export async function recordWebhookMessages(tx: WebhookPorts, events: readonly DomainEvent[]): Promise<void> {
   const endpointsOf = new Map<string, WebhookEndpoint[]>();
   const rows: WebhookDelivery[] = [];
   for (const event of events) {

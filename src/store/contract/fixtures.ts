@@ -5,8 +5,9 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { ConflictError } from '../../domain/errors.ts';
-import type { MemberState, StoreConnection } from '../../domain/ports/store.ts';
+import type { StoreConnection } from '../../domain/ports/store.ts';
 import type { ApiKey, Meeting, Organization, Room, Space, SpaceKind, User } from '../../domain/types.ts';
+import type { MemberState } from '../../domain/waiting/ports.ts';
 
 export interface OpenedStore {
   store: StoreConnection;

@@ -4,7 +4,7 @@
  */
 import assert from 'node:assert/strict';
 import { beforeEach, describe, it } from 'node:test';
-import type { Knock } from '../../domain/ports/hosting-store.ts';
+import type { Knock } from '../../domain/hosting-ports.ts';
 import type { StoreConnection } from '../../domain/ports/store.ts';
 import { later, meeting, seed, T0, type ContractEnv } from './fixtures.ts';
 

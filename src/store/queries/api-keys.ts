@@ -2,7 +2,7 @@
  * @module store/queries/api-keys
  * API key pairs: the public key and the keyed hash of the secret.
  */
-import type { ApiKeyStore } from '../../domain/ports/store.ts';
+import type { ApiKeyStore } from '../../domain/key-ports.ts';
 import { apiKeyToRow, rowToApiKey, toMillis } from '../mappers.ts';
 import { atomically, translated, type Db, type QueryContext } from './db.ts';
 

@@ -6,7 +6,7 @@
  * domain errors.
  */
 import { sql, type Kysely, type RawBuilder, type SqlBool, type Transaction } from 'kysely';
-import type { PageCursor } from '../../domain/ports/store.ts';
+import type { PageCursor } from '../../domain/pages.ts';
 import type { Database } from '../schema.ts';
 
 /** The database, or a transaction on it: query modules work on either. */

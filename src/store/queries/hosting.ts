@@ -4,7 +4,7 @@
  * conditional updates (`WHERE state = 'knocking'`), so two hosts acting
  * on one knock at once cannot both decide it.
  */
-import type { Knock, HostingStore } from '../../domain/ports/hosting-store.ts';
+import type { HostingStore, Knock } from '../../domain/hosting-ports.ts';
 import { toBool, toInt } from '../mappers.ts';
 import type { MeetingKnocksTable } from '../schema.ts';
 import type { QueryContext } from './db.ts';

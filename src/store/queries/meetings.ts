@@ -3,7 +3,7 @@
  * Meetings as the API sees them: scoped by organization, deleted ones gone.
  * (The meeting pages' lookups across organizations are in place-records.ts.)
  */
-import type { MeetingStore } from '../../domain/ports/store.ts';
+import type { MeetingStore } from '../../domain/meeting-ports.ts';
 import { meetingToRow, rowToMeeting, toMillis } from '../mappers.ts';
 import { atomically, olderThan, translated, type QueryContext } from './db.ts';
 
@@ -59,6 +59,16 @@ export const meetingQueries: MeetingStore & ThisType<QueryContext> = {
       .returningAll()
       .executeTakeFirst();
     return row && rowToMeeting(row);
+  },
+
+  async markMeetingStarted(meetingId, at) {
+    const result = await this.db
+      .updateTable('meetings')
+      .set({ started_at: toMillis(at) })
+      .where('id', '=', meetingId)
+      .where('started_at', 'is', null)
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows) > 0;
   },
 
   async listMeetings(organizationId, page) {

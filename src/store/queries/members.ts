@@ -3,7 +3,7 @@
  * Members signing in: users by email across organizations, password
  * hashes, one-time links, sessions, failed sign-ins.
  */
-import type { MemberStore } from '../../domain/ports/member-store.ts';
+import type { MemberStore } from '../../domain/member-ports.ts';
 import { normalizeEmail } from '../../domain/text.ts';
 import type { MemberLink, MemberLinkPurpose, MemberSession, SignInMethod } from '../../domain/types.ts';
 import { rowToUser, toDate, toDateOrNull, toMillis } from '../mappers.ts';

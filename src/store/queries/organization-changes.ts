@@ -2,7 +2,7 @@
  * @module store/queries/organization-changes
  * The record of who changed what in an organization.
  */
-import type { OrganizationChangeStore } from '../../domain/ports/store.ts';
+import type { OrganizationChangeStore } from '../../domain/member-ports.ts';
 import type { ChangeActor, OrganizationChange, OrganizationChangeAction } from '../../domain/types.ts';
 import { toDate, toMillis } from '../mappers.ts';
 import type { OrganizationChangesTable } from '../schema.ts';

@@ -3,7 +3,7 @@
  * Organizations and their users.
  */
 import { sql } from 'kysely';
-import type { OrganizationStore } from '../../domain/ports/store.ts';
+import type { OrganizationStore } from '../../domain/member-ports.ts';
 import { normalizeEmail } from '../../domain/text.ts';
 import { organizationToRow, rowToOrganization, rowToUser, userToRow } from '../mappers.ts';
 import { atomically, translated, type Db, type QueryContext } from './db.ts';
@@ -42,6 +42,11 @@ export const organizationQueries: OrganizationStore & ThisType<QueryContext> = {
       .orderBy('email_lower')
       .execute();
     return rows.map(rowToUser);
+  },
+
+  async lockOrganization(organizationId) {
+    if (this.dialect !== 'postgres') return;
+    await this.db.selectFrom('organizations').select('id').where('id', '=', organizationId).forUpdate().execute();
   },
 
   async findUserByEmail(organizationId, email) {

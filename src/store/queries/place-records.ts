@@ -5,7 +5,7 @@
  * and what has ended.
  */
 import { sql } from 'kysely';
-import type { ClosedPlace, LiveStore } from '../../domain/ports/live-store.ts';
+import type { ClosedPlace, LiveStore } from '../../domain/place-ports.ts';
 import type { PlaceRef } from '../../domain/presence.ts';
 import { rowToMeeting, toBool } from '../mappers.ts';
 import type { Db, QueryContext } from './db.ts';

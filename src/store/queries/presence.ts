@@ -21,7 +21,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
-import type { LiveStore, NewParticipant, RemovedPresence } from '../../domain/ports/live-store.ts';
+import type { LiveStore, NewParticipant, RemovedPresence } from '../../domain/place-ports.ts';
 import type { MediaState, Participant, PlaceRef, PlaceSession } from '../../domain/presence.ts';
 import { toBool, toDateOrNull, toInt } from '../mappers.ts';
 import type { PlaceSessionsTable, PresenceTable } from '../schema.ts';

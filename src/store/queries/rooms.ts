@@ -4,7 +4,7 @@
  * insert takes its slug in `slugs` in the same transaction, so a slug
  * names at most one place.
  */
-import type { RoomStore } from '../../domain/ports/store.ts';
+import type { RoomStore } from '../../domain/meeting-ports.ts';
 import { roomToRow, rowToRoom } from '../mappers.ts';
 import { atomically, olderThan, translated, type QueryContext } from './db.ts';
 import { slugQueries, takeSlug } from './slugs.ts';

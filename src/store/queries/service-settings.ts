@@ -2,7 +2,7 @@
  * @module store/queries/service-settings
  * Settings of the service as a whole, by name (migration 023).
  */
-import type { ServiceSettingStore } from '../../domain/ports/store.ts';
+import type { ServiceSettingStore } from '../../domain/service-setting-ports.ts';
 import type { QueryContext } from './db.ts';
 
 export const serviceSettingQueries: ServiceSettingStore & ThisType<QueryContext> = {

@@ -7,7 +7,7 @@
  * race. Taking a slug first clears a reservation the taker may clear (its
  * own organization's, or one that lapsed).
  */
-import type { ReleasedSlug, RoomStore } from '../../domain/ports/store.ts';
+import type { ReleasedSlug, RoomStore } from '../../domain/meeting-ports.ts';
 import { toMillis } from '../mappers.ts';
 import type { SlugsTable } from '../schema.ts';
 import type { Db, QueryContext } from './db.ts';

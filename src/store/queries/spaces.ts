@@ -5,8 +5,8 @@
  * space never disagrees with its slug or its members.
  */
 import { ConflictError } from '../../domain/errors.ts';
-import type { MemberState, SpaceStore } from '../../domain/ports/store.ts';
 import type { Member, SpaceKind } from '../../domain/types.ts';
+import type { MemberState, SpaceStore } from '../../domain/waiting/ports.ts';
 import { rowToMember, rowToSpace, spaceToRow, toInt, toMillis, toMillisOrNull } from '../mappers.ts';
 import type { SpaceMembersTable, SpacesTable } from '../schema.ts';
 import { atomically, olderThan, translated, type Db, type QueryContext } from './db.ts';

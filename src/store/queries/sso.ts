@@ -2,7 +2,7 @@
  * @module store/queries/sso
  * Organizations' single sign-on clients.
  */
-import type { SsoStore } from '../../domain/ports/sso-store.ts';
+import type { SsoStore } from '../../domain/member-ports.ts';
 import type { OrganizationSso } from '../../domain/types.ts';
 import { toDate, toMillis } from '../mappers.ts';
 import type { OrganizationSsoTable } from '../schema.ts';

@@ -4,7 +4,7 @@
  * keys' last use, and organizations' quotas.
  */
 import { sql } from 'kysely';
-import type { UsageStore } from '../../domain/ports/store.ts';
+import type { UsageStore } from '../../domain/key-ports.ts';
 import { DAY_MS } from '../../domain/usage.ts';
 import { toMillis } from '../mappers.ts';
 import { atomically, translated, type QueryContext } from './db.ts';

@@ -9,7 +9,7 @@
  * members taking the next at once get different clients; SQLite runs one
  * write transaction at a time and needs no lock.
  */
-import type { WaitingStore } from '../../domain/ports/waiting-store.ts';
+import type { WaitingStore } from '../../domain/waiting/ports.ts';
 import { ACTIVE_STATES, parseReadiness, type MemberConsole, type WaitingEntry, type WaitingState } from '../../domain/waiting/types.ts';
 import { toDate, toDateOrNull, toInt, toMillis } from '../mappers.ts';
 import type { MemberConsolesTable, WaitingEntriesTable } from '../schema.ts';

@@ -6,7 +6,7 @@
  * attempt's outcome is written only by the holder of the lease.
  */
 import { sql } from 'kysely';
-import type { WebhookStore } from '../../domain/ports/webhook-store.ts';
+import type { WebhookStore } from '../../domain/webhooks/ports.ts';
 import { toInt, toMillis, toMillisOrNull } from '../mappers.ts';
 import type { WebhookEndpointsTable } from '../schema.ts';
 import { deliveryToRow, endpointToRow, rowToDelivery, rowToEndpoint, secretsToJson } from '../webhook-mappers.ts';
@@ -189,15 +189,5 @@ export const webhookQueries: WebhookStore & ThisType<QueryContext> = {
       .where('created_at', '<', toMillis(before))
       .executeTakeFirst();
     return Number(result.numDeletedRows);
-  },
-
-  async markMeetingStarted(meetingId, at) {
-    const result = await this.db
-      .updateTable('meetings')
-      .set({ started_at: toMillis(at) })
-      .where('id', '=', meetingId)
-      .where('started_at', 'is', null)
-      .executeTakeFirst();
-    return Number(result.numUpdatedRows) > 0;
   },
 };

@@ -1,13 +1,17 @@
 /**
- * @module domain/ports/live-store
- * Storage of presence and of meeting-place deadlines (`Store.live`). Every
- * state change is one transaction or one conditional UPDATE, so several
- * instances can run the same steps concurrently: a meeting is closed by
- * exactly one of them, and a deadline is set only when nobody is present
- * on any live instance.
+ * @module domain/place-ports
+ * The places aggregate's port (`PlacePorts`): presence and meeting-place
+ * deadlines (`store.live`), and where the SFU holds each place
+ * (sfu/placement-store.ts), for places.ts, joining.ts, lifecycle.ts and
+ * sfu/. Every state change of presence is one transaction or one
+ * conditional UPDATE, so several instances can run the same steps
+ * concurrently: a meeting is closed by exactly one of them, and a
+ * deadline is set only when nobody is present on any live instance.
  */
-import type { LiveClock, MediaState, Participant, PlaceRef, PlaceSession, SessionOwnerKind } from '../presence.ts';
-import type { Meeting } from '../types.ts';
+import type { Transactional } from './ports/transactional.ts';
+import type { LiveClock, MediaState, Participant, PlaceRef, PlaceSession, SessionOwnerKind } from './presence.ts';
+import type { PlacementStore } from './sfu/placement-store.ts';
+import type { Meeting } from './types.ts';
 
 /** A slug resolved for the front end, across organizations. */
 export type SlugPlace =
@@ -37,6 +41,7 @@ export interface ClosedPlace {
   organizationId: string;
 }
 
+/** Presence and meeting-place deadlines (`store.live`). */
 export interface LiveStore {
   /** Records that `instanceId` is alive. Returns false when its row was missing (first beat, or it was reaped as dead). */
   heartbeat(instanceId: string, at: Date): Promise<boolean>;
@@ -100,4 +105,10 @@ export interface LiveStore {
   findPlaceOrganization(place: PlaceRef): Promise<string | undefined>;
   /** The room, board or queue at `slug`, across organizations. */
   findSlugPlace(slug: string): Promise<SlugPlace | undefined>;
+}
+
+/** Places and presence: who is where, meeting-place deadlines, and where the SFU holds each place (places.ts, joining.ts, presence.ts, sfu/). */
+export interface PlacePorts extends PlacementStore, Transactional {
+  /** Presence and meeting-place deadlines. */
+  readonly live: LiveStore;
 }

@@ -1,8 +1,10 @@
 /**
- * @module domain/ports/key-store
- * API keys and their usage totals and quotas (`KeyPorts`).
+ * @module domain/key-ports
+ * The API keys' port (`KeyPorts`): keys, and their usage totals and
+ * quotas, for keys.ts, usage.ts and usage-history.ts.
  */
-import type { ApiKey, DailyUsage, HourlyUsage, OrganizationQuota, UsageIncrement } from '../types.ts';
+import type { Transactional } from './ports/transactional.ts';
+import type { ApiKey, DailyUsage, HourlyUsage, OrganizationQuota, UsageIncrement } from './types.ts';
 
 export interface ApiKeyStore {
   insertApiKey(key: ApiKey): Promise<void>;
@@ -30,3 +32,6 @@ export interface UsageStore {
   findOrganizationQuota(organizationId: string): Promise<OrganizationQuota | undefined>;
   setOrganizationQuota(organizationId: string, quota: OrganizationQuota): Promise<void>;
 }
+
+/** API keys and their usage totals and quotas (keys.ts, usage.ts, usage-history.ts). */
+export interface KeyPorts extends ApiKeyStore, UsageStore, Transactional {}

@@ -1,9 +1,10 @@
 /**
- * @module domain/ports/webhook-store
- * What webhooks need from storage: endpoints per organization, and the
- * outbox of deliveries that workers claim with a lease. Part of `Store`.
+ * @module domain/webhooks/ports
+ * The webhooks' port (`WebhookPorts`): endpoints per organization, and
+ * the outbox of deliveries that workers claim with a lease.
  */
-import type { DeliveryStatus, StoredSecret, WebhookDelivery, WebhookEndpoint, WebhookEventType } from '../webhooks/types.ts';
+import type { Transactional } from '../ports/transactional.ts';
+import type { DeliveryStatus, StoredSecret, WebhookDelivery, WebhookEndpoint, WebhookEventType } from './types.ts';
 
 /** A change to an endpoint; absent fields stay as they are. */
 export interface WebhookEndpointPatch {
@@ -56,6 +57,7 @@ export interface WebhookStore {
   resendWebhookDelivery(organizationId: string, id: string, at: Date): Promise<WebhookDelivery | undefined>;
   /** Forgets finished (delivered or failed) deliveries created before `before`; returns how many. */
   pruneWebhookDeliveries(before: Date): Promise<number>;
-  /** Sets the meeting's first-participant time unless set; true the first time only. */
-  markMeetingStarted(meetingId: string, at: Date): Promise<boolean>;
 }
+
+/** Webhook endpoints and the outbox of deliveries (webhooks/). */
+export interface WebhookPorts extends WebhookStore, Transactional {}

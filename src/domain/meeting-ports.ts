@@ -1,9 +1,12 @@
 /**
- * @module domain/ports/meeting-store
- * Meetings and rooms (`MeetingPorts`).
+ * @module domain/meeting-ports
+ * The meetings aggregate's port (`MeetingPorts`): what meetings.ts,
+ * rooms.ts and lifecycle.ts need from storage. `src/store/` implements it
+ * as part of `Store` (ports/store.ts).
  */
-import type { Meeting, Room } from '../types.ts';
-import type { PageRequest } from './page-request.ts';
+import type { PageRequest } from './pages.ts';
+import type { Transactional } from './ports/transactional.ts';
+import type { Meeting, Room } from './types.ts';
 
 export interface MeetingStore {
   insertMeeting(meeting: Meeting): Promise<void>;
@@ -13,6 +16,8 @@ export interface MeetingStore {
   deleteMeeting(organizationId: string, id: string, at: Date): Promise<Meeting | undefined>;
   /** Closes an open meeting now (not past its deadline, not deleted); returns it closed, or undefined when it was not open. */
   closeMeeting(id: string, at: Date): Promise<Meeting | undefined>;
+  /** Sets the meeting's first-participant time unless set; true the first time only. */
+  markMeetingStarted(meetingId: string, at: Date): Promise<boolean>;
   /** The organization's meetings, newest first, deleted ones included (with `deletedAt`). */
   listMeetings(organizationId: string, page: PageRequest): Promise<Meeting[]>;
   /** Meetings of every organization neither closed nor deleted at `at` (for the operator's metrics). */
@@ -41,3 +46,6 @@ export interface RoomStore {
   /** The organization's rooms, newest first. */
   listRooms(organizationId: string, page: PageRequest): Promise<Room[]>;
 }
+
+/** Meetings and rooms: created, read, listed, started, closed, deleted (meetings.ts, rooms.ts, lifecycle.ts). */
+export interface MeetingPorts extends MeetingStore, RoomStore, Transactional {}

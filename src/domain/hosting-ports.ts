@@ -1,11 +1,13 @@
 /**
- * @module domain/ports/hosting-store
- * What the host's commands need from storage (part of `Store`):
- * the meeting's lock, the arrivals knocking at it, and who was removed.
- * Every decision is one conditional write, so of two hosts (or two
- * instances) acting on one knock at once exactly one decides it.
+ * @module domain/hosting-ports
+ * The host's port (`HostingPorts`), for hosting.ts and
+ * meeting-control.ts: the meeting's lock, the arrivals knocking at it,
+ * and who was removed. Every decision is one conditional write, so of two
+ * hosts (or two instances) acting on one knock at once exactly one
+ * decides it.
  */
-import type { MeetingLock } from '../types.ts';
+import type { Transactional } from './ports/transactional.ts';
+import type { MeetingLock } from './types.ts';
 
 export type KnockState = 'knocking' | 'admitted' | 'turned_away';
 
@@ -44,3 +46,6 @@ export interface HostingStore {
   isRemoved(meetingId: string, guestKey: string): Promise<boolean>;
   deleteRemoval(meetingId: string, guestKey: string): Promise<void>;
 }
+
+/** A meeting's host at work: the lock, knocks, removals (hosting.ts, meeting-control.ts). */
+export interface HostingPorts extends HostingStore, Transactional {}
