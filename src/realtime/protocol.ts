@@ -31,7 +31,8 @@ export interface IceCandidate {
 export type ClientMessage =
   | { type: 'join'; target: { meetingId: string } | { slug: string }; name: string; audio: boolean; video: boolean; pass: string | null; resume: string | null }
   | { type: 'offer'; to: string; sdp: string }
-  | { type: 'answer'; to: string; sdp: string }
+  /** To `sfu`, an answer names the subscription (the `session` of the offer it answers): one to a subscription replaced since is dropped. */
+  | { type: 'answer'; to: string; sdp: string; session?: string }
   | { type: 'ice'; to: string; candidate: IceCandidate | null }
   | { type: 'media'; audio: boolean; video: boolean; screen: boolean }
   | { type: 'ping' }
@@ -126,9 +127,16 @@ export type ServerMessage =
       resume: string;
       /** This join took a dropped participant's place back (same id). */
       resumed: boolean;
+      /** With an SFU: at most this many videos the page shows at once (SFU_VIDEO_SLOTS); the SFU sends no more. */
+      videoSlots?: number;
     }
   | { type: 'participants'; participants: ParticipantView[] }
-  /** From `sfu`, an answer names the session (o= line) of the offer it answers: an answer to a replaced offer is recognised. */
+  /**
+   * From `sfu`: an answer names the session (o= line) of the offer it
+   * answers, so an answer to a replaced offer is recognised; an offer names
+   * its subscription (Janus gives each of its offers a new o= session, so
+   * that cannot tell a renegotiation from a new subscription).
+   */
   | { type: 'offer' | 'answer'; from: string; sdp: string; session?: string }
   | { type: 'ice'; from: string; candidate: IceCandidate | null }
   | { type: 'ended'; reason: 'closed' | 'deleted'; by?: 'host' }
@@ -234,7 +242,10 @@ const PARSERS: { [T in ClientMessage['type']]: (o: Fields) => MessageOf<T> } = {
     return { type: 'join', target, name: str(o, 'name', 256), audio: bool(o, 'audio', true), video: bool(o, 'video', true), pass: nullableStr(o, 'pass', 200), resume: nullableStr(o, 'resume', 200) };
   },
   offer: (o) => ({ type: 'offer', to: str(o, 'to', MAX_ID_CHARS), sdp: str(o, 'sdp', MAX_SDP_CHARS) }),
-  answer: (o) => ({ type: 'answer', to: str(o, 'to', MAX_ID_CHARS), sdp: str(o, 'sdp', MAX_SDP_CHARS) }),
+  answer(o) {
+    const session = nullableStr(o, 'session', MAX_ID_CHARS);
+    return { type: 'answer', to: str(o, 'to', MAX_ID_CHARS), sdp: str(o, 'sdp', MAX_SDP_CHARS), ...(session ? { session } : {}) };
+  },
   ice(o) {
     if (!('candidate' in o)) fail('"ice" carries "candidate" (an object, or null at the end of candidates).');
     return { type: 'ice', to: str(o, 'to', MAX_ID_CHARS), candidate: candidate(o.candidate) };

@@ -140,8 +140,8 @@ export interface ParticipantRole {
 export interface SfuLinkRole {
   /** The browser's offer of its sending connection. */
   offer(sdp: string): void;
-  /** The browser's answer to the subscription's offer. */
-  answer(sdp: string): void;
+  /** The browser's answer to the subscription's offer (`subscription`: the one the offer named). */
+  answer(sdp: string, subscription?: string): void;
   /** How much of a participant's video the browser wants. */
   want(from: string, video: VideoWant): void;
 }

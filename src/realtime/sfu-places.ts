@@ -62,7 +62,7 @@ export class SfuPlaces {
       (placed) => {
         if (placed && this.looked.has(key)) this.use(place);
       },
-      (error: Error) => this.log.warn({ err: error.message }, 'sfu: could not read a placement; the place stays peer-to-peer here for now'),
+      (error: Error) => this.log.warn({ err: error }, 'sfu: could not read a placement; the place stays peer-to-peer here for now'),
     );
   }
 

@@ -52,11 +52,19 @@ export interface PlacedRoom {
 
 export type PoolHealth = 'ok' | 'degraded' | 'down';
 
+/** How many released rooms are remembered (each was a meeting that ended on this instance). */
+const RELEASED_KEPT = 10_000;
+
 export class SfuPool extends EventEmitter<{ moved: [Placement, string] }> {
   readonly kind: 'local' | 'pool';
   readonly servers: readonly JanusServer[];
   private readonly local: LocalJanus | undefined;
   private readonly now: () => Date;
+  /**
+   * Rooms destroyed when their place ended: a link's step that read the
+   * placement just before must not create the room again (ids are never reused).
+   */
+  private readonly released = new Set<number>();
   /** Rooms known to exist, per server, since it last came up. */
   private readonly ensured = new Map<JanusServer, Set<number>>();
   private unsubscribe: (() => void) | undefined;
@@ -139,7 +147,7 @@ export class SfuPool extends EventEmitter<{ moved: [Placement, string] }> {
     const { placement } = await placeOf(place, this.placementOptions());
     if (!placement) return undefined;
     const server = this.servers.find((s) => s.label === placement.server);
-    if (!server?.up) return undefined;
+    if (!server?.up || this.released.has(placement.room)) return undefined;
     await this.ensure(server, placement.room);
     return { server, room: placement.room, placement };
   }
@@ -163,8 +171,13 @@ export class SfuPool extends EventEmitter<{ moved: [Placement, string] }> {
       const placement = await this.options.store.deletePlacement(place);
       if (!placement) return;
       const server = this.servers.find((s) => s.label === placement.server);
+      this.released.add(placement.room);
+      if (this.released.size > RELEASED_KEPT) this.released.delete(this.released.values().next().value!);
       this.ensured.get(server!)?.delete(placement.room);
-      if (server?.up) await server.destroyRoom(placement.room);
+      if (server?.up) {
+        const result = await server.destroyRoom(placement.room);
+        this.options.log.info(`SFU room ${placement.room} of ${place.kind}:${place.id} on ${placement.server}: ${result}.`);
+      }
     } catch (error) {
       // A server that is down lost the room anyway; one that comes back holds an empty room, which costs nothing.
       if (!(error instanceof SfuUnavailableError)) this.options.log.warn(`Could not release an SFU room: ${(error as Error).message}`);
@@ -175,6 +188,11 @@ export class SfuPool extends EventEmitter<{ moved: [Placement, string] }> {
     const known = this.ensured.get(server)!;
     if (known.has(room)) return;
     await server.ensureRoom(room);
+    if (this.released.has(room)) {
+      // Released while it was being made: it goes again.
+      await server.destroyRoom(room).catch(() => {});
+      throw new SfuUnavailableError(`the SFU room ${room} was released`);
+    }
     known.add(room);
   }
 

@@ -9,10 +9,13 @@
  *   move is printed);
  * - Janus is SIGKILLed mid-meeting: the pages reconnect by themselves and
  *   video is back (the time is printed) without a reload;
- * - the meeting grows to eight, each decoding all seven others (thumbnails
- *   at the lowest simulcast layer), still with at most two connections each;
+ * - a fourth arrives: each decodes the three others (grid tiles at the
+ *   lowest simulcast layer), still with at most two connections each;
  * - the host removes someone (their media stops, the others go on), then
  *   ends the meeting for everyone (its SFU room is destroyed).
+ * Four pages at most: the machines that run the tests have two cores. The
+ * SFU's promise for large meetings (upload flat with size) is measured
+ * apart, without a browser per participant (docs/video.md).
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
@@ -143,31 +146,35 @@ describe('meetings through the SFU (Chromium, a local Janus)', { skip, timeout: 
     process.kill(pid, 'SIGKILL');
     await waitUntil('Janus noticed down', async () => server.sfu!.health() === 'down' || server.sfu!.localPid !== pid, { timeout: 10_000, interval: 50 });
     figures.janusDownNoticedMs = Date.now() - killedAt;
-    // Video from everyone again, at the first three (each decoding seven).
+    // Video from everyone again.
     for (const p of watchers) await decodesEveryone(p, people.length - 1, 5);
     figures.videoBackAfterKillMs = Date.now() - killedAt;
     for (const p of people) assert.equal(await p.page.evaluate(() => (window as any).notReloaded), true, `${p.name} did not reload`);
   });
 
-  it('carries eight people, each decoding the seven others through two connections', async () => {
-    for (const name of ['Dan', 'Eve', 'Fay', 'Gus', 'Hal']) await arrive(name);
+  it('carries a fourth, each decoding the three others through two connections, grid tiles at the lowest layer', async () => {
+    await arrive('Dan');
     const names = people.map((p) => p.name);
     for (const p of people) await waitForParticipants(p.page, names, WAIT);
     const startedAt = Date.now();
-    for (const p of people) await decodesEveryone(p, 7);
-    figures.eightDecodingAllMs = Date.now() - startedAt;
+    for (const p of people) await decodesEveryone(p, 3);
+    figures.fourDecodingAllMs = Date.now() - startedAt;
     for (const p of people) {
       const path = await pathOf(p);
       assert.equal(path.mode, 'sfu', `${p.name} on the SFU`);
       assert.ok(path.connections <= 2, `${p.name} holds ${path.connections} connections`);
     }
-    // Seven thumbnails in a grid: each gets the lowest simulcast layer (a quarter of the camera's width), not the full picture.
-    const sizes = await waitUntil('thumbnails at the lowest layer', async () => {
+    // Three tiles in a grid: each gets a lower simulcast layer, not the full picture. (At the page's 640×480
+    // Chromium sends two layers, not three: what arrives is at most half the camera's width.)
+    let last: number[] = [];
+    const sizes = await waitUntil('grid tiles at the lowest layer', async () => {
       const stats: Record<string, { frameWidth: number }> = await people[0]!.page.evaluate(() => (window as any).foyer.stats());
-      const widths = Object.values(stats).map((s) => s.frameWidth);
-      return widths.length === 7 && widths.every((w) => w > 0 && w <= 200) ? widths : undefined;
-    }, { timeout: WAIT });
-    figures.thumbnailWidths = sizes;
+      const widths = (last = Object.values(stats).map((s) => s.frameWidth));
+      return widths.length === 3 && widths.every((w) => w > 0 && w <= 320) ? widths : undefined;
+    }, { timeout: WAIT }).catch((error: Error) => {
+      throw new Error(`${error.message}; widths ${JSON.stringify(last)}`);
+    });
+    figures.gridWidths = sizes;
   });
 
   it('lets the host remove someone from the SFU room, and end the meeting, which destroys the room', async () => {
@@ -176,19 +183,20 @@ describe('meetings through the SFU (Chromium, a local Janus)', { skip, timeout: 
     const placement = await db.store.findPlacement(place);
     assert.ok(placement, 'the meeting is placed');
     const janus = server.sfu!.servers.find((s) => s.label === placement.server)!;
-    const hal = people.pop()!;
-    const halId = await selfId(hal);
-    await waitUntil('Hal publishing in the SFU room', async () => (await janus.participants(placement.room)).some((p) => p.display === halId));
-    const removed = await api.delete(`/v3/meeting/${meetingId}/participants/${halId}`);
+    const dan = people.pop()!;
+    const danId = await selfId(dan);
+    await waitUntil('Dan publishing in the SFU room', async () => (await janus.participants(placement.room)).some((p) => p.display === danId));
+    const removed = await api.delete(`/v3/meeting/${meetingId}/participants/${danId}`);
     assert.ok(removed.status < 300, removed.text);
-    await waitUntil('Hal gone from the SFU room', async () => !(await janus.participants(placement.room)).some((p) => p.display === halId) ? true : undefined, { timeout: 10_000 });
-    await hal.page.waitForFunction(() => (window as any).foyer.phase() === 'ended' || (window as any).foyer.closes().includes(4460), undefined, { timeout: WAIT });
+    await waitUntil('Dan gone from the SFU room', async () => !(await janus.participants(placement.room)).some((p) => p.display === danId) ? true : undefined, { timeout: 10_000 });
+    await dan.page.waitForFunction(() => (window as any).foyer.phase() === 'ended' || (window as any).foyer.closes().includes(4460), undefined, { timeout: WAIT });
     // The others go on, with one person less.
-    await decodesEveryone(people[0]!, 6, 5);
+    await decodesEveryone(people[0]!, 2, 5);
 
     const ended = await api.post(`/v3/meeting/${meetingId}/end`, { json: {} });
     assert.ok(ended.status < 300, ended.text);
     await waitUntil('the placement forgotten', async () => ((await db.store.findPlacement(place)) === undefined ? true : undefined), { timeout: 10_000 });
-    await assert.rejects(janus.participants(placement.room), /426|No such room/i, 'the SFU room is destroyed');
+    // The placement goes first, then the room.
+    await waitUntil('the SFU room destroyed', () => janus.participants(placement.room).then(() => undefined, (error: Error) => (/426|No such room/i.test(error.message) ? true : undefined)), { timeout: 10_000 });
   });
 });

@@ -80,6 +80,7 @@ function onWelcome(c, m) {
   state.participants = m.participants;
   // What this server relays besides media (chat, hands, reactions): the page offers only that.
   c.features = new Set(Array.isArray(m.features) ? m.features : []);
+  c.videoSlots = Number.isInteger(m.videoSlots) && m.videoSlots > 0 ? m.videoSlots : undefined;
   renderCall(c);
   showChatState(c);
   c.emit('call');

@@ -155,13 +155,16 @@ export class MediaPath {
   /** Hands each person over from the mesh to the SFU once the SFU shows them (or the handover took too long). */
   watchHandover() {
     if (this.handover) return;
-    this.handover = setInterval(async () => {
+    // A timeout that schedules the next once a round is done: a round waits on stats, and rounds must not overlap.
+    const round = async () => {
       if (!this.sfu) return this.stopHandover();
       const late = performance.now() - this.handoverStarted > HANDOVER_MS;
       const pending = this.participants.filter((p) => p.id !== this.mesh.selfId && this.mesh.holds(p.id));
       if (pending.length === 0) return this.stopHandover();
       const stats = await this.sfu.stats().catch(() => ({}));
+      if (!this.sfu) return this.stopHandover();
       for (const p of pending) {
+        if (!this.mesh.holds(p.id)) continue;
         const ready = this.sfu.remote.has(p.id) && ((stats[p.id]?.framesDecoded ?? 0) > 0 || !(p.video || p.screen));
         // A mesh connection that still carries the person stays until the SFU shows them, however long that takes.
         const meshUp = this.mesh.peers.get(p.id)?.pc.connectionState === 'connected';
@@ -174,11 +177,14 @@ export class MediaPath {
         } else this.options.onGone(p.id);
         if (this.sfuState) this.options.onPeerState(p.id, this.sfuState);
       }
-    }, HANDOVER_POLL_MS);
+      if (this.handover) this.handover = setTimeout(round, HANDOVER_POLL_MS);
+      return undefined;
+    };
+    this.handover = setTimeout(round, HANDOVER_POLL_MS);
   }
 
   stopHandover() {
-    clearInterval(this.handover);
+    clearTimeout(this.handover);
     this.handover = undefined;
   }
 
@@ -222,20 +228,27 @@ export class MediaPath {
     return result;
   }
 
-  /** The publishing connection's candidate pairs (diagnostics). */
+  /** Both SFU connections' ICE and DTLS figures and candidate pairs (diagnostics). */
   async sfuPairs() {
-    const pc = this.sfu?.pub;
-    if (!pc) return null;
-    const out = [];
-    const all = new Map();
-    (await pc.getStats()).forEach((s) => all.set(s.id, s));
-    for (const s of all.values()) {
-      if (s.type !== 'candidate-pair') continue;
-      const l = all.get(s.localCandidateId);
-      const r = all.get(s.remoteCandidateId);
-      out.push(`${l?.address}:${l?.port}(${l?.candidateType})->${r?.address}:${r?.port}(${r?.candidateType}) ${s.state} req ${s.requestsSent} resp ${s.responsesReceived}`);
-    }
-    return { ice: pc.iceConnectionState, remote: (pc.remoteDescription?.sdp.match(/a=candidate.*/g) ?? []).slice(0, 4), pairs: out };
+    if (!this.sfu) return null;
+    const describe = async (pc) => {
+      if (!pc) return null;
+      const out = [];
+      const all = new Map();
+      (await pc.getStats()).forEach((s) => all.set(s.id, s));
+      const transports = [];
+      for (const s of all.values()) {
+        if (s.type === 'transport') transports.push(`${s.iceState ?? '-'}/${s.dtlsState} role ${s.iceRole ?? '-'} dtlsRole ${s.dtlsRole ?? '-'} selected ${s.selectedCandidatePairId ?? '-'} pkts ${s.packetsReceived ?? 0}`);
+        if (s.type !== 'candidate-pair') continue;
+        const l = all.get(s.localCandidateId);
+        const r = all.get(s.remoteCandidateId);
+        out.push(`${s.id} ${l?.address}:${l?.port}->${r?.address}:${r?.port} ${s.state}${s.nominated ? ' nominated' : ''} req ${s.requestsSent}/${s.responsesReceived} in ${s.requestsReceived}/${s.responsesSent}`);
+      }
+      const setup = (pc.localDescription?.sdp.match(/a=setup:\w+/g) ?? [])[0];
+      const remoteSetup = (pc.remoteDescription?.sdp.match(/a=setup:\w+/g) ?? [])[0];
+      return { conn: pc.connectionState, ice: pc.iceConnectionState, setup, remoteSetup, transports, pairs: out };
+    };
+    return { pub: await describe(this.sfu.pub), sub: await describe(this.sfu.sub) };
   }
 
   /** What the SFU side holds now (tests and diagnostics). */

@@ -101,8 +101,10 @@ export function relayout(c) {
   if (!container) return;
   const { state } = c;
   const narrow = matchMedia('(max-width: 640px)').matches;
+  // With an SFU, its limit (welcome's videoSlots): it sends no more videos than that.
+  const slots = c.videoSlots ?? 9;
   const remotes = state.participants.filter((p) => p.id !== state.selfId).map((p) => ({ id: p.id, screen: Boolean(p.screen) }));
-  const plan = arrange({ remotes, pinned: c.ui.pinned, speaker: activeSpeaker(c), mode: c.ui.view, maxVideos: narrow ? 4 : 9 });
+  const plan = arrange({ remotes, pinned: c.ui.pinned, speaker: activeSpeaker(c), mode: c.ui.view, maxVideos: narrow ? Math.min(4, slots) : slots });
   container.dataset.layout = plan.layout;
   plan.order.forEach((id, i) => {
     const tile = c.tiles.get(id);

@@ -134,7 +134,7 @@ export class SfuClient {
       const map = this.pendingMap;
       this.pendingMap = null;
       this.subChain = (this.subChain ?? Promise.resolve())
-        .then(() => this.subscription(m.sdp, map))
+        .then(() => this.subscription(m.sdp, map, m.session ?? null))
         .catch((error) => console.warn('foyer: the SFU subscription failed:', error));
     } else if (m.type === 'sfu' && m.event === 'streams') {
       this.pendingMap = new Map(m.streams.map((s) => [s.mid, { from: s.from, kind: s.kind }]));
@@ -145,9 +145,10 @@ export class SfuClient {
     }
   }
 
-  async subscription(sdp, map) {
+  // One connection per subscription, which the server names (`session`): Janus gives each of its offers a new o=
+  // session, renegotiations included, and a new connection answering an old subscription never gets through DTLS.
+  async subscription(sdp, map, session) {
     if (this.stopped) return;
-    const session = sessionId(sdp);
     if (!this.sub || this.subSession !== session) {
       this.sub?.close();
       const sub = new RTCPeerConnection({ iceServers: this.iceServers, iceTransportPolicy: this.iceTransportPolicy });
@@ -165,11 +166,12 @@ export class SfuClient {
     const pc = this.sub;
     await pc.setRemoteDescription({ type: 'offer', sdp });
     if (map) this.map = map;
-    this.regroup();
     await pc.setLocalDescription(await pc.createAnswer());
+    // After the answer: an m-line that Janus reuses for someone new was inactive until now (currentDirection).
+    if (this.sub === pc) this.regroup();
     await gathered(pc);
     if (this.sub !== pc) return;
-    this.send({ type: 'answer', to: SFU_PEER, sdp: pc.localDescription.sdp });
+    this.send({ type: 'answer', to: SFU_PEER, sdp: pc.localDescription.sdp, ...(session ? { session } : {}) });
   }
 
   /** Each participant's tracks of the subscription as one stream: a new stream whenever they change. */

@@ -13,7 +13,7 @@ export function handleRelay(session: ParticipantRole, message: MessageOf<'offer'
     // To the participant's SFU link; descriptions carry their candidates, so `ice` to the SFU is not needed.
     const link = session.sfuLink();
     if (message.type === 'offer') link?.offer(message.sdp);
-    else if (message.type === 'answer') link?.answer(message.sdp);
+    else if (message.type === 'answer') link?.answer(message.sdp, message.session);
     return;
   }
   const relayed =

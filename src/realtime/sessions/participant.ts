@@ -130,6 +130,7 @@ export class ParticipantSession implements Session, Participating, ParticipantRo
       features: [...CALL_FEATURES],
       resume: token,
       resumed: resumed !== undefined,
+      ...(connection.services.sfu ? { videoSlots: connection.services.sfu.videoSlots } : {}),
     });
     if (entered.host) connection.send({ type: 'knocks', knocks: entered.knocks.map(knockView) });
     participantLists.hold(entered.place, entered.participants, since);

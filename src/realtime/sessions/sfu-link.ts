@@ -25,23 +25,23 @@
  * Janus's own work is serialized per link, and never holds up the
  * participant's other messages.
  */
+import { randomBytes } from 'node:crypto';
 import VideoRoomPlugin, { type VideoRoomHandle, type VideoRoomPublisher, type VideoRoomStream } from 'janode/plugins/videoroom';
 import type { PlaceRef } from '../../domain/presence.ts';
 import type { JanusServer } from '../../sfu/janus-server.ts';
-import { videoRoomErrorCode } from '../../sfu/rooms.ts';
+import { NO_SUCH_FEED, videoRoomErrorCode } from '../../sfu/rooms.ts';
 import { SFU_PEER, type ServerMessage, type VideoWant } from '../protocol.ts';
 import type { RealtimeLogger, SfuLinkRole, SfuRouting } from '../session.ts';
+import { detachWithin, layerSpecs, sessionId, SfuStepTimeout, withDeadline } from './sfu-steps.ts';
 
 /** VideoRoom's "Unexpected ANSWER (did we offer?)". */
 const UNEXPECTED_ANSWER = 469;
 /** How often a link whose Janus went down asks for a room again. */
 const REPLACE_POLL_MS = 250;
 /** The longest wait between two asks while no Janus can take the place (each link asks the database). */
-const REPLACE_POLL_MAX_MS = 5000;
+const REPLACE_POLL_MAX_MS = 2000;
 /** A subscription offer not answered within this is given up (the browser rebuilds its connections by then). */
 const ANSWER_DEADLINE_MS = 15_000;
-/** Detaching from a Janus that went away must not hold the link up. */
-const DETACH_DEADLINE_MS = 2000;
 
 export interface SfuLinkOwner {
   /** The participant's id (the display of their feed in the SFU room). */
@@ -52,25 +52,6 @@ export interface SfuLinkOwner {
   track<T>(promise: Promise<T>): Promise<T>;
 }
 
-/**
- * janode's requests wait forever for an answer: a Janus killed mid-request
- * would hold the link's every later step. A step gives up after this.
- */
-const STEP_DEADLINE_MS = 10_000;
-
-function withDeadline(work: Promise<void>, what: string): Promise<void> {
-  let timer: NodeJS.Timeout | undefined;
-  const deadline = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`Janus did not answer (${what}) within ${STEP_DEADLINE_MS} ms`)), STEP_DEADLINE_MS);
-  });
-  return Promise.race([work, deadline]).finally(() => clearTimeout(timer));
-}
-
-/** The session id of an SDP's o= line: the same for every offer of one connection. */
-function sessionId(sdp: string): string | null {
-  return /^o=\S+ (\S+)/m.exec(sdp)?.[1] ?? null;
-}
-
 interface Joined {
   server: JanusServer;
   room: number;
@@ -79,6 +60,13 @@ interface Joined {
   sdpSession: string | null;
   stopWatching: () => void;
   sub?: VideoRoomHandle;
+  /**
+   * Names the subscription handle to the browser: one browser connection per
+   * handle. Janus's offers cannot say it themselves (each has a new o=
+   * session), and a new browser connection answering an old handle never
+   * gets through DTLS (the handle keeps its first peer's handshake).
+   */
+  subId?: string;
   /** Other publishers of the room by feed: their participant id. */
   feeds: Map<number, string>;
   subscribed: Set<number>;
@@ -113,8 +101,8 @@ export class SfuLink implements SfuLinkRole {
     this.run('publish', () => this.publish(sdp));
   }
 
-  answer(sdp: string): void {
-    this.run('answer the subscription', () => this.answered(sdp));
+  answer(sdp: string, subscription?: string): void {
+    this.run('answer the subscription', () => this.answered(sdp, subscription));
   }
 
   want(from: string, video: VideoWant): void {
@@ -124,25 +112,15 @@ export class SfuLink implements SfuLinkRole {
     if (joined) this.run('choose layers', () => this.applyWants(joined));
   }
 
-  /**
-   * Each video of the subscription at the layer its tile needs (the
-   * highest for a large tile, the lowest for a thumbnail), and none beyond
-   * the video slots: those m-lines stay, paused, so a change needs no
-   * renegotiation. The latest wants win the slots.
-   */
+  /** Each video of the subscription at the layer its tile needs, none beyond the video slots (sfu-steps.ts, layerSpecs). */
   private async applyWants(joined: Joined): Promise<void> {
     if (!joined.sub || this.joined !== joined) return;
-    const wanted = [...this.wants].filter(([, v]) => v !== 'off').map(([id]) => id);
-    const slotted = new Set(wanted.slice(-this.sfu.videoSlots));
-    for (const [from, mid] of joined.videoMids) {
-      const want = this.wants.get(from) ?? 'high';
-      const send = want !== 'off' && (!this.wants.has(from) || slotted.has(from));
-      const spec = { mid, send, ...(send ? { substream: want === 'low' ? 0 : 2 } : {}) };
+    for (const spec of layerSpecs(this.wants, joined.videoMids, this.sfu.videoSlots)) {
       const key = JSON.stringify(spec);
-      if (joined.applied.get(mid) === key) continue;
-      joined.applied.set(mid, key);
+      if (joined.applied.get(spec.mid) === key) continue;
+      joined.applied.set(spec.mid, key);
       // One m-line at a time: one that Janus no longer has (its publisher just left) must not hold up the others.
-      await joined.sub.configure({ streams: [spec] }).catch(() => joined.applied.delete(mid));
+      await joined.sub.configure({ streams: [spec] }).catch(() => joined.applied.delete(spec.mid));
     }
   }
 
@@ -155,7 +133,9 @@ export class SfuLink implements SfuLinkRole {
   /** Runs `step` after every step before it; a failure is logged, and the browser's connection health takes over. */
   private run(what: string, step: () => Promise<void>): Promise<void> {
     this.chain = this.chain.then(() => withDeadline(step(), what)).catch((error: Error) => {
-      if (!this.closed) this.log.warn({ err: error.message, participant: this.owner.id }, `sfu: could not ${what}`);
+      if (this.closed) return;
+      this.log.warn({ err: error, janus: videoRoomErrorCode(error), participant: this.owner.id }, `sfu: could not ${what}`);
+      if (error instanceof SfuStepTimeout) this.abandon();
     });
     return this.owner.track(this.chain);
   }
@@ -242,17 +222,36 @@ export class SfuLink implements SfuLinkRole {
           throw error;
         });
         joined.sub = sub;
+        joined.subId = randomBytes(9).toString('base64url');
         if (result.jsep) this.offerSubscription(joined, result.streams, result.jsep.sdp);
       } else {
         const result = await joined.sub.update({ subscribe: streams });
         if (result.jsep) this.offerSubscription(joined, result.streams ?? joined.sub.streams ?? [], result.jsep.sdp);
       }
     } catch (error) {
-      // A feed that went away meanwhile (428): forgotten until it publishes again, when the room announces it.
-      for (const feed of wanted) {
-        joined.subscribed.delete(feed);
-        joined.feeds.delete(feed);
+      for (const feed of wanted) joined.subscribed.delete(feed);
+      if (videoRoomErrorCode(error) !== NO_SUCH_FEED || wanted.length === 1) {
+        // A feed that went away meanwhile: forgotten until it publishes again, when the room announces it.
+        for (const feed of wanted) joined.feeds.delete(feed);
+        throw error;
       }
+      // One of several went away (a publisher starting over): the others are still wanted, each on its own.
+      if (!joined.sub) throw error;
+      for (const feed of wanted) this.run('subscribe', () => this.subscribeOne(joined, feed));
+    }
+  }
+
+  /** After a failed batch: one feed at a time, so one that went away cannot keep the others out. */
+  private async subscribeOne(joined: Joined, feed: number): Promise<void> {
+    if (this.joined !== joined || !joined.sub || !joined.feeds.has(feed) || joined.subscribed.has(feed)) return;
+    if (joined.awaitingAnswer) return; // the answer's step subscribes everyone still missing
+    joined.subscribed.add(feed);
+    try {
+      const result = await joined.sub.update({ subscribe: [{ feed }] });
+      if (result.jsep) this.offerSubscription(joined, result.streams ?? joined.sub.streams ?? [], result.jsep.sdp);
+    } catch (error) {
+      joined.subscribed.delete(feed);
+      joined.feeds.delete(feed);
       throw error;
     }
   }
@@ -267,17 +266,21 @@ export class SfuLink implements SfuLinkRole {
     clearTimeout(joined.awaitingAnswer);
     joined.awaitingAnswer = setTimeout(() => {
       joined.awaitingAnswer = undefined;
+      // Publishers that arrived meanwhile are not left out for good.
+      this.run('subscribe', () => this.subscribe(joined));
     }, ANSWER_DEADLINE_MS);
     joined.videoMids = new Map(carried.filter((c) => c.kind === 'video').map((c) => [c.from, c.mid]));
     // m-lines may carry someone else now: ask again.
     joined.applied.clear();
     this.owner.send({ type: 'sfu', event: 'streams', streams: carried });
-    this.owner.send({ type: 'offer', from: SFU_PEER, sdp });
+    this.owner.send({ type: 'offer', from: SFU_PEER, sdp, ...(joined.subId ? { session: joined.subId } : {}) });
   }
 
-  private async answered(sdp: string): Promise<void> {
+  private async answered(sdp: string, subscription: string | undefined): Promise<void> {
     const joined = this.joined;
     if (!joined?.sub || this.closed) return;
+    // The answer of a browser connection made for a subscription replaced since: Janus's handle would take it for an ICE restart.
+    if (subscription !== undefined && subscription !== joined.subId) return;
     try {
       await joined.sub.start({ jsep: { type: 'answer', sdp } });
     } catch (error) {
@@ -301,14 +304,23 @@ export class SfuLink implements SfuLinkRole {
     joined.stopWatching();
     clearTimeout(joined.awaitingAnswer);
     if (!joined.server.up) return;
-    const detach = async (handle: VideoRoomHandle | undefined) => {
-      if (!handle) return;
-      let timer: NodeJS.Timeout | undefined;
-      const deadline = new Promise<void>((resolve) => (timer = setTimeout(resolve, DETACH_DEADLINE_MS)));
-      await Promise.race([handle.detach().catch(() => {}), deadline]);
-      clearTimeout(timer);
-    };
-    await Promise.all([detach(joined.sub), detach(joined.pub)]);
+    await Promise.all([detachWithin(joined.sub), detachWithin(joined.pub)]);
+  }
+
+  /**
+   * A step outlived its deadline: it cannot be stopped, but what it does
+   * late lands on handles the link no longer uses (each step checks that
+   * its `joined` is still the link's). The handles go, and the browser
+   * publishes again on new connections.
+   */
+  private abandon(): void {
+    const joined = this.joined;
+    if (!joined) return;
+    this.joined = undefined;
+    joined.stopWatching();
+    clearTimeout(joined.awaitingAnswer);
+    if (joined.server.up) void this.owner.track(Promise.all([detachWithin(joined.sub), detachWithin(joined.pub)]));
+    this.awaitRoom();
   }
 
   /** The link's Janus stopped answering: its media is gone; publish again once the place has a room. */

@@ -1,0 +1,67 @@
+/**
+ * @module realtime/sessions/sfu-steps
+ * What an SFU link's steps share: the deadline of a step on Janus, how
+ * long a detach may take, the SDP session of an offer, and which layer of
+ * each received video the browser's tiles ask for.
+ */
+import type { VideoRoomHandle } from 'janode/plugins/videoroom';
+import type { VideoWant } from '../protocol.ts';
+
+/**
+ * janode's requests wait forever for an answer: a Janus killed mid-request
+ * would hold the link's every later step. A step gives up after this.
+ */
+export const STEP_DEADLINE_MS = 10_000;
+/** Detaching from a Janus that went away must not hold the link up. */
+const DETACH_DEADLINE_MS = 2000;
+
+/** A step Janus did not finish in time: the link no longer knows what Janus holds for it. */
+export class SfuStepTimeout extends Error {
+  override name = 'SfuStepTimeout';
+  readonly code = 'SFU_STEP_TIMEOUT';
+}
+
+export function withDeadline(work: Promise<void>, what: string): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new SfuStepTimeout(`Janus did not answer (${what}) within ${STEP_DEADLINE_MS} ms`)), STEP_DEADLINE_MS);
+  });
+  return Promise.race([work, deadline]).finally(() => clearTimeout(timer));
+}
+
+/** Detaches a handle, giving up after a short while (its Janus may be gone). */
+export async function detachWithin(handle: VideoRoomHandle | undefined): Promise<void> {
+  if (!handle) return;
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<void>((resolve) => (timer = setTimeout(resolve, DETACH_DEADLINE_MS)));
+  await Promise.race([handle.detach().catch(() => {}), deadline]);
+  clearTimeout(timer);
+}
+
+/** The session id of an SDP's o= line: the same for every offer of one browser connection. */
+export function sessionId(sdp: string): string | null {
+  return /^o=\S+ (\S+)/m.exec(sdp)?.[1] ?? null;
+}
+
+export interface LayerSpec {
+  mid: string;
+  send: boolean;
+  substream?: number;
+}
+
+/**
+ * Each received video at the layer its tile needs (the highest for a large
+ * tile, the lowest for a thumbnail), and none beyond `slots`: those m-lines
+ * stay, paused, so a change needs no renegotiation. The latest wants win
+ * the slots; only wants for people the subscription carries count (one who
+ * left holds no slot). A video nobody asked about yet gets the highest layer.
+ */
+export function layerSpecs(wants: ReadonlyMap<string, VideoWant>, videoMids: ReadonlyMap<string, string>, slots: number): LayerSpec[] {
+  const wanted = [...wants].filter(([id, v]) => v !== 'off' && videoMids.has(id)).map(([id]) => id);
+  const slotted = new Set(wanted.slice(-slots));
+  return [...videoMids].map(([from, mid]) => {
+    const want = wants.get(from) ?? 'high';
+    const send = want !== 'off' && (!wants.has(from) || slotted.has(from));
+    return { mid, send, ...(send ? { substream: want === 'low' ? 0 : 2 } : {}) };
+  });
+}
