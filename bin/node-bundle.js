@@ -3,7 +3,7 @@
 // tsx's loader, which resolves and loads every file through a hook thread
 // and costs seconds of CPU per process for a graph of a few hundred files.
 import { build } from 'esbuild';
-import { mkdirSync, readdirSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
@@ -52,7 +52,8 @@ function sweep(dir) {
     try {
       process.kill(pid, 0);
     } catch (error) {
-      if (error.code === 'ESRCH') unlinkSync(join(dir, name));
+      // Another process starting now may sweep the same file: gone is fine.
+      if (error.code === 'ESRCH') rmSync(join(dir, name), { force: true });
     }
   }
 }
@@ -61,21 +62,25 @@ function sweep(dir) {
  * Bundles `entry` (a path under the project) in memory and runs it in this
  * process. The bundle is written inside node_modules, so that its package
  * imports resolve from the project, and removed when the process exits.
+ * Where node_modules is read-only (an image run by another user), the
+ * sources run through tsx instead: slower to start, the same program.
  */
 export async function runBundled(entry, name) {
   const { outputFiles } = await bundleForNode({ entryPoints: [entry], write: false });
   const dir = join(ROOT, 'node_modules', '.cache', 'foyer');
-  mkdirSync(dir, { recursive: true });
-  sweep(dir);
   const file = join(dir, `${name}-${process.pid}-${Date.now()}.mjs`);
-  writeFileSync(file, outputFiles[0].contents);
-  process.on('exit', () => {
-    try {
-      unlinkSync(file);
-    } catch {
-      // already gone
-    }
-  });
+  try {
+    mkdirSync(dir, { recursive: true });
+    sweep(dir);
+    writeFileSync(file, outputFiles[0].contents);
+  } catch (error) {
+    if (error.code !== 'EACCES' && error.code !== 'EROFS' && error.code !== 'EPERM') throw error;
+    const { register } = await import('tsx/esm/api');
+    register();
+    await import(pathToFileURL(join(ROOT, entry)).href);
+    return;
+  }
+  process.on('exit', () => rmSync(file, { force: true }));
   process.setSourceMapsEnabled(true);
   await import(pathToFileURL(file).href);
 }

@@ -134,8 +134,6 @@ export async function findMember(ctx: DomainContext<MemberPorts & KeyPorts>, act
 /** Refuses a member's change that would leave the organization without an ADMIN. */
 async function keepAnAdmin(ctx: DomainContext<MemberPorts & KeyPorts>, actor: Actor, leaving: User, field: string): Promise<void> {
   if (actor.kind === 'operator' || leaving.role !== 'ADMIN') return;
-  // Two ADMINs demoting each other at once must not both see the other one stay.
-  await ctx.store.lockOrganization(actor.organization.id);
   const admins = (await ctx.store.listUsers(actor.organization.id)).filter((u) => u.role === 'ADMIN' && u.id !== leaving.id);
   if (admins.length === 0) throw new ConflictError(field, 'The organization needs at least one administrator: make someone else ADMIN first.');
 }
@@ -145,6 +143,8 @@ export async function removeUser(ctx: DomainContext<MemberPorts & KeyPorts>, act
   authorize(actor, 'user.manage');
   const org = actor.organization;
   return transact(ctx, async (tx) => {
+    // Before reading the member: two ADMINs demoting each other at once must not both see the other one stay.
+    await tx.store.lockOrganization(org.id);
     const user = await findMember(tx, actor, typeof ref === 'string' ? { email: ref } : ref);
     await keepAnAdmin(tx, actor, user, 'userId');
     await endSignInSessions(tx, user);
@@ -160,6 +160,8 @@ export async function changeUserRole(ctx: DomainContext<MemberPorts & KeyPorts>,
   const to = role.trim().toUpperCase();
   if (!ORGANIZATION_ROLES.includes(to as OrganizationRole)) throw ValidationError.field('role', 'role is USER or ADMIN.');
   return transact(ctx, async (tx) => {
+    // Before reading the member: two ADMINs demoting each other at once must not both see the other one stay.
+    await tx.store.lockOrganization(actor.organization.id);
     const user = await findMember(tx, actor, ref);
     if (user.role === to) return user;
     if (to !== 'ADMIN') await keepAnAdmin(tx, actor, user, 'role');

@@ -85,7 +85,9 @@ function onWelcome(c, m) {
   showChatState(c);
   c.emit('call');
   // `join` said what was there then; whatever changed since (a late camera, a shared screen) is said now.
-  if (JSON.stringify(announced(state)) !== JSON.stringify(c.joinedWith)) sendMedia(c);
+  // A resumed participant's state is what the server kept from before the drop, not what this join said.
+  const held = m.resumed ? { audio: Boolean(m.you.audio), video: Boolean(m.you.video), screen: Boolean(m.you.screen) } : c.joinedWith;
+  if (JSON.stringify(announced(state)) !== JSON.stringify(held)) sendMedia(c);
   // A raised hand survives a reconnect.
   if (c.ui.hand && c.features.has('hand')) state.signalling?.send({ type: 'hand', raised: true });
   onParticipants(c, m.participants, null);

@@ -156,12 +156,17 @@ export class MediaPath {
   watchHandover() {
     if (this.handover) return;
     // A timeout that schedules the next once a round is done: a round waits on stats, and rounds must not overlap.
+    // The loop's own token: a round of a loop stopped (and maybe started again) while it waited ends there.
+    const loop = {};
+    this.handoverLoop = loop;
     const round = async () => {
+      if (this.handoverLoop !== loop) return undefined;
       if (!this.sfu) return this.stopHandover();
       const late = performance.now() - this.handoverStarted > HANDOVER_MS;
       const pending = this.participants.filter((p) => p.id !== this.mesh.selfId && this.mesh.holds(p.id));
       if (pending.length === 0) return this.stopHandover();
       const stats = await this.sfu.stats().catch(() => ({}));
+      if (this.handoverLoop !== loop) return undefined;
       if (!this.sfu) return this.stopHandover();
       for (const p of pending) {
         if (!this.mesh.holds(p.id)) continue;
@@ -177,7 +182,7 @@ export class MediaPath {
         } else this.options.onGone(p.id);
         if (this.sfuState) this.options.onPeerState(p.id, this.sfuState);
       }
-      if (this.handover) this.handover = setTimeout(round, HANDOVER_POLL_MS);
+      if (this.handoverLoop === loop) this.handover = setTimeout(round, HANDOVER_POLL_MS);
       return undefined;
     };
     this.handover = setTimeout(round, HANDOVER_POLL_MS);
@@ -186,6 +191,7 @@ export class MediaPath {
   stopHandover() {
     clearTimeout(this.handover);
     this.handover = undefined;
+    this.handoverLoop = undefined;
   }
 
   closeAll() {

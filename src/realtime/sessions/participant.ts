@@ -114,6 +114,8 @@ export class ParticipantSession implements Session, Participating, ParticipantRo
       // Any older socket of theirs (one the server has not seen drop yet) is closed; everyone sees them connected again.
       connection.services.publish({ t: 'resumed', place: entered.place, participantId: session.id, socketId: connection.id });
       connection.services.publish({ t: 'presence', place: entered.place, change: { kind: 'connection', participantId: session.id, reconnecting: false } });
+      // Host powers that did not come back (another member's socket, a sign-out meanwhile) leave everyone's lists too.
+      if (!entered.host) connection.services.publish({ t: 'presence', place: entered.place, change: { kind: 'unhosted', participantId: session.id } });
     }
     // Hands are known only to the lists held from deltas (never stored); a list not held here yet learns them as its participants announce them again.
     const raised = new Set((participantLists.entries(entered.place) ?? []).filter((e) => e.hand).map((e) => e.id));
