@@ -5,8 +5,11 @@
 // The test files are bundled first with esbuild (Foyer's code in shared
 // chunks, packages left to node_modules) and node runs the bundles without
 // tsx: a test process then starts in about half the CPU time, which over a
-// hundred files is minutes of the suite. Stack traces point at the sources
-// (inline source maps). Servers and CLI commands a test starts run from
+// hundred files is minutes of the suite. Stack traces name the bundles,
+// whose code reads as written (each module headed by its source path);
+// TEST_SOURCE_MAPS=1 maps them to the sources, at a price: Playwright takes
+// a stack trace for every call, and mapping each one made browser suites
+// about a third slower. Servers and CLI commands a test starts run from
 // their own bundles too (bin/foyer-server.js, bin/foyer.js).
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
@@ -43,12 +46,13 @@ await bundleForNode({
   outExtension: { '.js': '.mjs' },
   splitting: true,
   chunkNames: 'chunks/[name]-[hash]',
+  sourcemap: process.env.TEST_SOURCE_MAPS === '1' ? 'inline' : false,
 });
 const bundles = files.map((file) => join(outdir, relative(ROOT, join(process.cwd(), file)).replace(/\.ts$/, '.mjs')));
 
 const result = spawnSync(
   process.execPath,
-  ['--enable-source-maps', '--test', '--test-concurrency=2', '--test-timeout=600000', ...bundles],
+  [...(process.env.TEST_SOURCE_MAPS === '1' ? ['--enable-source-maps'] : []), '--test', '--test-concurrency=2', '--test-timeout=600000', ...bundles],
   { stdio: 'inherit' },
 );
 process.exit(result.status ?? 1);
