@@ -47,24 +47,26 @@ export interface Arrival {
   video: boolean;
 }
 
+/** What a participant who entered a place is told: the welcome's content (a join's or a resume's). */
+export interface Entered {
+  you: Participant;
+  place: PlaceRef;
+  /** A room's title, a board's name; null for a meeting. */
+  title: string | null;
+  /** They are the meeting's host. */
+  host: boolean;
+  /** Arrivals knock (always false in a room's place). */
+  locked: boolean;
+  /** The host turned the chat off (always false in a room's place). */
+  chatOff: boolean;
+  /** Everyone present, them included, oldest first. */
+  participants: Participant[];
+  /** Those knocking, oldest first: only for the host, empty otherwise. */
+  knocks: Knock[];
+}
+
 export type JoinOutcome =
-  | {
-      kind: 'entered';
-      you: Participant;
-      place: PlaceRef;
-      /** A room's title, a board's name; null for a meeting. */
-      title: string | null;
-      /** They are the meeting's host. */
-      host: boolean;
-      /** Arrivals knock (always false in a room's place). */
-      locked: boolean;
-      /** The host turned the chat off (always false in a room's place). */
-      chatOff: boolean;
-      /** Everyone present, them included, oldest first. */
-      participants: Participant[];
-      /** Those knocking, oldest first: only for the host, empty otherwise. */
-      knocks: Knock[];
-    }
+  | ({ kind: 'entered' } & Entered)
   | { kind: 'knocking'; place: PlaceRef; knock: Knock }
   | { kind: 'refused'; reason: JoinRefusal | 'bad_name'; message?: string };
 

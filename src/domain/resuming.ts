@@ -17,9 +17,10 @@ import { isUuidV4 } from './ids.ts';
 import { liveClock, meetingState, type LiveContext } from './lifecycle.ts';
 import { placeAtSlug, slugAdmission, type JoinTarget } from './places.ts';
 import { isHost } from './policies.ts';
-import type { HostingPorts, Knock } from './hosting-ports.ts';
+import type { HostingPorts } from './hosting-ports.ts';
+import type { Entered } from './joining.ts';
 import type { PlacePorts } from './place-ports.ts';
-import type { Participant, PlaceRef } from './presence.ts';
+import type { PlaceRef } from './presence.ts';
 
 /** The longest token accepted: a longer one is no token of ours, and is not hashed. */
 export const RESUME_TOKEN_MAX = 64;
@@ -59,21 +60,8 @@ export interface ResumeRequest {
 }
 
 export type ResumeOutcome =
-  | {
-      kind: 'resumed';
-      you: Participant;
-      place: PlaceRef;
-      title: string | null;
-      /** Still the host: they were, and the new socket is still that member's. */
-      host: boolean;
-      locked: boolean;
-      /** The host turned the meeting's chat off. */
-      chatOff: boolean;
-      participants: Participant[];
-      knocks: Knock[];
-      /** The next token (the one sent is spent). */
-      token: string;
-    }
+  /** `host`: still the host only if they were and the new socket is still that member's. `token`: the next one (the one sent is spent). */
+  | ({ kind: 'resumed'; token: string } & Entered)
   | { kind: 'refused' };
 
 /**

@@ -12,7 +12,7 @@
  * resume grace, so that the page can come back as the same participant on
  * any instance (domain/resuming.ts).
  */
-import type { JoinOutcome } from '../../domain/joining.ts';
+import type { Entered } from '../../domain/joining.ts';
 import { dropHost, leavePlace, updateMedia } from '../../domain/places.ts';
 import { detachParticipant, issueResume } from '../../domain/resuming.ts';
 import type { MediaState, PlaceRef } from '../../domain/presence.ts';
@@ -59,9 +59,6 @@ const HANDLERS: HandlerTable<ParticipantSession> = {
   reaction: handleReaction,
   sfu_want: handleSfuWant,
 };
-
-/** What a participant's welcome says: a join's entry, or a resume's. */
-type Entered = Omit<Extract<JoinOutcome, { kind: 'entered' }>, 'kind'>;
 
 export class ParticipantSession implements Session, Participating, ParticipantRole {
   readonly role = 'participant';
