@@ -12,7 +12,7 @@ import type { Browser, Page } from 'playwright-core';
 import { openTestDatabase, type TestDatabase } from '../support/databases.ts';
 import { client, seedOrganization, startServer, type Client, type TestServer } from '../support/server.ts';
 import { firefoxSkipReason, launchFirefox, openFirefoxParticipant, type LaunchedFirefox } from './firefox-support.ts';
-import { browserSkipReason, framesDecoded, joinAs, launch, openParticipant, waitForParticipants, type Participant } from './support.ts';
+import { answerMedia, browserSkipReason, framesDecoded, HELD_MEDIA_SCRIPT, joinAs, launch, openParticipant, waitForParticipants, type Participant } from './support.ts';
 
 // Firefox first: without it the whole file is about nothing; Chromium is needed for the mixed meeting.
 const skip = firefoxSkipReason() ?? browserSkipReason();
@@ -232,23 +232,13 @@ describe('meeting pages in Firefox', { skip }, () => {
     const context = await ff.browser.newContext();
     const page = await context.newPage();
     opened.push({ context, page });
-    await page.addInitScript(`{
-      const md = navigator.mediaDevices;
-      const original = md.getUserMedia.bind(md);
-      let answer;
-      const answered = new Promise((r) => (answer = r));
-      window.__answer = () => { window.__answeredAt = Date.now(); answer(); };
-      md.getUserMedia = async (c) => { await answered; return original(c); };
-    }`);
+    await page.addInitScript(HELD_MEDIA_SCRIPT);
     await page.goto(url);
     await joinAs(page, 'Fox');
     await waitForParticipants(chrome.page, ['Chrome', 'Fox']);
     assert.deepEqual(await page.evaluate(() => (window as any).foyer.media()), { audio: false, video: false, screen: false });
     await new Promise((r) => setTimeout(r, 4000));
-    const answered = await page.evaluate(() => {
-      (window as any).__answer();
-      return (window as any).__answeredAt as number;
-    });
+    const answered = await answerMedia(page);
     // Generous bounds (the promise is 2 s): a loaded machine slows Firefox's fake capture most; the figures are printed.
     await page.waitForFunction(() => JSON.stringify((window as any).foyer.media()) === '{"audio":true,"video":true,"screen":false}', undefined, { timeout: 30_000 });
     const sending = Date.now() - answered;

@@ -14,7 +14,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { Page } from 'playwright-core';
-import { browserSkipReason, joinAs, onlyRemote, waitForParticipants, waitUntil, type Participant } from './support.ts';
+import { answerMedia, browserSkipReason, HELD_MEDIA_SCRIPT, joinAs, onlyRemote, waitForParticipants, waitUntil, type Participant } from './support.ts';
 import { listed, media, tileOf, useMeetingSuite, WAIT, waitForMedia } from './meeting-suite.ts';
 
 const BOUND = 15_000;
@@ -73,16 +73,8 @@ describe('media arriving after Join in Chromium (no fake permission prompt)', { 
   });
 
   it('sends a camera and microphone that answer 4 s after Join (a pending prompt, a slow camera)', async () => {
-    // getUserMedia answers only once the test lets it (window.__answer()): Join is clicked while it is pending.
-    const slow = (page: Page) =>
-      page.addInitScript(`{
-        const md = navigator.mediaDevices;
-        const original = md.getUserMedia.bind(md);
-        let answer;
-        const answered = new Promise((r) => (answer = r));
-        window.__answer = () => { window.__answeredAt = Date.now(); answer(); };
-        md.getUserMedia = async (c) => { await answered; return original(c); };
-      }`);
+    // getUserMedia answers only once the test lets it: Join is clicked while it is pending.
+    const slow = (page: Page) => page.addInitScript(HELD_MEDIA_SCRIPT);
     const url = await s.newMeeting();
     const ann = await s.open(url);
     await joinAs(ann.page, 'Ann', WAIT);
@@ -94,10 +86,7 @@ describe('media arriving after Join in Chromium (no fake permission prompt)', { 
 
     await new Promise((r) => setTimeout(r, DELAY));
     // The page's clock is this machine's.
-    const answered = await bob.page.evaluate(() => {
-      (window as any).__answer();
-      return (window as any).__answeredAt as number;
-    });
+    const answered = await answerMedia(bob.page);
     const ms = await untilSeenAndHeard(ann, answered);
     console.log(`# slow camera: Ann sees and hears Bob ${ms} ms after his camera answered`);
     await waitForMedia(bob, { audio: true, video: true, screen: false });

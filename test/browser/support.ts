@@ -174,3 +174,24 @@ export async function waitForGrowth(
   });
   return grown.id;
 }
+
+/**
+ * An init script: the page's getUserMedia waits until `answerMedia(page)`,
+ * as behind a pending permission prompt or a slow camera.
+ */
+export const HELD_MEDIA_SCRIPT = `{
+  const md = navigator.mediaDevices;
+  const original = md.getUserMedia.bind(md);
+  let answer;
+  const answered = new Promise((r) => (answer = r));
+  window.__answer = () => { window.__answeredAt = Date.now(); answer(); };
+  md.getUserMedia = async (c) => { await answered; return original(c); };
+}`;
+
+/** Lets the held getUserMedia of a page with HELD_MEDIA_SCRIPT answer; resolves with when (this machine's clock). */
+export function answerMedia(page: Page): Promise<number> {
+  return page.evaluate(() => {
+    (window as any).__answer();
+    return (window as any).__answeredAt as number;
+  });
+}
