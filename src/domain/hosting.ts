@@ -105,6 +105,15 @@ export async function setChatOff(ctx: DomainContext<HostingPorts & PlacePorts>, 
 }
 
 /**
+ * Whether the meeting's chat is off, as stored (false for no such meeting).
+ * Instances hold it in memory from `meeting.chat_changed`; after messages
+ * between instances may have been lost, they read it again.
+ */
+export async function chatOffOf(ctx: DomainContext<PlacePorts>, meetingId: string): Promise<boolean> {
+  return (await ctx.store.live.findMeetingRecord({ id: meetingId }))?.chatOff ?? false;
+}
+
+/**
  * Removes a participant (raising `participant.removed` and
  * `participant.left`): they leave at once and, recognised by their member
  * id or their browser, knock if they come back during this meeting.

@@ -21,9 +21,11 @@ import { failureOf } from '../logger.ts';
 import type { Actor } from '../domain/actors.ts';
 import type { DomainContext } from '../domain/context.ts';
 import { liveContext, type LiveContext } from '../domain/lifecycle.ts';
+import { chatOffOf } from '../domain/hosting.ts';
 import { participantsOf } from '../domain/places.ts';
 import { LocalBus, type Bus } from './bus.ts';
 import { routeBusMessage } from './bus-router.ts';
+import { deliverHostDecision } from './host-delivery.ts';
 import { Connection, type ConnectionLimits, type Peer } from './connection.ts';
 import { busMessagesOf } from './event-translator.ts';
 import { Lines } from './lines.ts';
@@ -193,6 +195,17 @@ export class Realtime {
     for (const place of this.services.registry.places()) this.bus.publish({ t: 'hands', place });
     this.services.lines.refreshAll();
     this.services.signIns.checkNow();
+    // The chat switch is enforced from memory: a `chat_state` lost meanwhile is put right from the database.
+    void this.services.track(this.recheckChat().catch((error: unknown) => this.log.error({ err: error }, 'realtime: could not read the chat switch')));
+  }
+
+  private async recheckChat(): Promise<void> {
+    for (const place of this.services.registry.places()) {
+      if (place.kind !== 'meeting') continue;
+      const off = await chatOffOf(this.ctx, place.id);
+      const members = this.services.registry.members(place);
+      await deliverHostDecision(this.ctx, { t: 'chat_state', place, off }, members.filter((m) => m.role === 'participant' && m.chatOff !== off));
+    }
   }
 }
 

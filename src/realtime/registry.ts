@@ -36,6 +36,8 @@ export interface Participating extends InPlace {
   readonly hand: boolean;
   /** The host lowered their hand. */
   lowerHand(): void;
+  /** The meeting's chat is off: their messages are refused. */
+  readonly chatOff: boolean;
   /** The host turned the meeting's chat off or on: their messages are refused or relayed from now on. */
   chatTurned(off: boolean): void;
   /** Tells every instance their hand's state again (a list read from the database has no hands). */

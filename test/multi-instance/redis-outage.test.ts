@@ -4,12 +4,15 @@
  * proxy, then back on the same address) under steady API load and with a
  * meeting in progress across both instances. No 5xx during it; a
  * participant who joined during it is seen, and signalled, by one on the
- * other instance once Redis is back, without anyone reconnecting; the
+ * other instance once Redis is back, without anyone reconnecting; a chat
+ * switch turned off meanwhile is enforced there too; the
  * per-key limit is shared again afterwards; and the logs stay short.
  */
 import assert from 'node:assert/strict';
 import { Writable } from 'node:stream';
 import { after, before, describe, it } from 'node:test';
+import { apiKeyActor } from '../../src/domain/actors.ts';
+import { setChatOff } from '../../src/domain/hosting.ts';
 import type { StoreConnection } from '../../src/domain/ports/store.ts';
 import { openStore } from '../../src/store/open.ts';
 import { openTestDatabase, postgresSkipReason, type TestDatabase } from '../support/databases.ts';
@@ -77,7 +80,7 @@ describe('Redis going away while two instances run', { skip }, () => {
     assert.equal(created.status, 201, created.text);
     const meetingId = created.body.id as string;
     const ann = await connect(one, 'Ann', meetingId);
-    await connect(two, 'Bob', meetingId);
+    const bob = await connect(two, 'Bob', meetingId);
     await ann.c.participantsBecome(['Ann', 'Bob']);
 
     // Steady load on both instances, each request with a key of its own organization (so the limit is not what refuses them).
@@ -108,6 +111,8 @@ describe('Redis going away while two instances run', { skip }, () => {
     const lists = ann.c.messages.filter((m) => m.type === 'participants' || m.type === 'welcome');
     const seen = (lists.at(-1)!.participants as Array<{ name: string }>).map((p) => p.name).sort();
     assert.deepEqual(seen, ['Ann', 'Bob'], 'Ann is not told of Cat while Redis is away');
+    // The organization's server turns the chat off meanwhile: stored, but instance two is not told.
+    assert.equal(await setChatOff(one.ctx, apiKeyActor(seeded.organization, seeded.key.id), meetingId, true), true);
     await sleep(OUTAGE_MS - 3000);
     const outageEnd = Date.now();
     await proxy.up();
@@ -122,6 +127,13 @@ describe('Redis going away while two instances run', { skip }, () => {
       relayed = await ann.c.next((m) => m.type === 'offer' && m.from === cat.id, 500).then(() => true, () => false);
     }
     assert.ok(relayed, 'an offer relayed from instance two to instance one after the outage');
+    // ...and instance two, catching up, enforces the chat switch it missed: Bob is told, and his message is refused.
+    await bob.c.next((m) => m.type === 'chat_state' && m.off === true, 15_000);
+    const from = bob.c.messages.length;
+    bob.c.send({ type: 'chat', text: 'still on?' });
+    const refused = await bob.c.next((m) => m.type === 'error', 5000, from);
+    assert.deepEqual([refused.code, refused.about], ['chat_off', 'chat']);
+    assert.ok(!ann.c.messages.some((m) => m.type === 'chat'), 'no chat reached Ann');
     assert.equal(ann.c.closeCode, undefined, 'Ann stayed connected throughout');
 
     loading = false;

@@ -26,6 +26,7 @@ function participant(id: string, told: string[]): Participating {
     connection: { id },
     takenOver: () => {},
     lowerHand: () => {},
+    chatOff: false,
     chatTurned: () => {},
     send: () => {},
     refuse: () => {},
