@@ -3,7 +3,8 @@
  * Screenshots of the meeting admin for a person to look at, at 1280 and
  * 390 px, in English and German: the host's pre-join screen, the patient's
  * knock screen, the host's call with a knock, the locked call as the host
- * and as a participant (host and locked badges, the mute request), the
+ * and as a participant (host and locked badges, the mute request), a
+ * raised hand the host can lower, the chat turned off by the host, the
  * end-for-everyone confirmation, the removed screen, the knock after a
  * removal, and the end by the host. Real flow in headless Chromium with
  * fake devices against Foyer on an in-memory SQLite database.
@@ -55,7 +56,11 @@ try {
       await shot(host, 'host-knock', width, lang);
       await host.click('#knocks [data-action="let-in"]');
       await phase(patient, 'call');
-      if (width < 600) await host.click('#people-toggle');
+      // A raw link's skipPrejoin joins with camera and microphone off: the patient turns them on.
+      await patient.click('#mic');
+      await patient.click('#cam');
+      // The participant list is a panel at every width now.
+      await host.click('#people-toggle');
       await host.waitForSelector('#people-list [data-action="remove"]');
       await host.click('#more');
       await host.click('#lock');
@@ -63,8 +68,23 @@ try {
       await shot(host, 'host-call-locked', width, lang);
       await host.click('#people-list [data-action="ask-mute"]');
       await patient.waitForSelector('#mute-request');
-      if (width < 600) await patient.click('#people-toggle');
+      await patient.click('#people-toggle');
       await shot(patient, 'participant-mute-request', width, lang);
+      // The host lowers a raised hand, then turns the chat off.
+      if (width < 600) {
+        await patient.click('#react');
+        await patient.click('#menu-hand');
+      } else await patient.click('#hand');
+      await host.waitForSelector('#people-list [data-action="lower-hand"]');
+      await shot(host, 'host-lower-hand', width, lang);
+      await host.click('#people-list [data-action="lower-hand"]');
+      await host.waitForSelector('#people-list [data-action="lower-hand"]', { state: 'detached' });
+      await host.click('#more');
+      await host.click('#chat-toggle');
+      await patient.click('#chat');
+      await patient.waitForFunction(() => (document.getElementById('chat-input') as HTMLTextAreaElement | null)?.disabled === true);
+      await shot(patient, 'participant-chat-off', width, lang);
+      await patient.click('#chat');
       await host.click('#more');
       await host.click('#end-all');
       await host.waitForSelector('#confirm');
