@@ -17,10 +17,7 @@ import {
 import { WEBHOOK_EVENT_TYPES, type WebhookEndpoint } from '../../domain/webhooks/types.ts';
 import { withContext } from '../context.ts';
 import type { Output } from '../output.ts';
-import { presentWebhook } from '../../http/presenters/webhook.ts';
-
-// The operator's JSON is the API's: one shape for an endpoint.
-const present = presentWebhook;
+import { presentWebhook as present } from '../presenters.ts';
 
 function line(e: WebhookEndpoint): string {
   return `${e.id}\t${e.enabled ? 'enabled' : `disabled (${e.disabledReason ?? ''})`}\t${e.url}\t${e.events.join(',')}${e.description ? `\t${e.description}` : ''}`;
