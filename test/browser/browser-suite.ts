@@ -2,9 +2,11 @@
  * @module test/browser/browser-suite
  * The set-up most browser suites share: a SQLite database, one Foyer
  * server on it, an organization with the suite's members, one Chromium,
- * and every person the suite opened closed at the end.
+ * and every person a test opened closed when that test ends (pages left
+ * in a call keep encoding and decoding video: a suite's later tests ran
+ * ever slower beside them).
  */
-import { after, before } from 'node:test';
+import { after, afterEach, before } from 'node:test';
 import type { Browser } from 'playwright-core';
 import type { Config } from '../../src/config.ts';
 import type { OrganizationType } from '../../src/domain/types.ts';
@@ -17,7 +19,7 @@ export interface BrowserSuite {
   readonly server: TestServer;
   readonly seeded: SeededOrganization;
   readonly browser: Browser;
-  /** Browser contexts to close after the suite. */
+  /** Browser contexts to close after each test. */
   readonly opened: Participant[];
 }
 
@@ -41,8 +43,11 @@ export function useBrowserSuite(options: BrowserSuiteOptions): BrowserSuite {
     seeded = await seedOrganization(server.ctx, options.type, options.members);
     browser = await launch();
   });
+  afterEach(async () => {
+    for (const p of opened.splice(0)) await p.context.close().catch(() => {});
+  });
   after(async () => {
-    for (const p of opened) await p.context.close().catch(() => {});
+    for (const p of opened.splice(0)) await p.context.close().catch(() => {});
     await browser?.close();
     await server?.close();
     await db?.dispose();

@@ -16,7 +16,7 @@
  * Firefox plays the client and the guest; the member's console is Chromium.
  */
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { after, afterEach, before, describe, it } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
 import { operatorActor } from '../../src/domain/actors.ts';
 import { startSession } from '../../src/domain/sign-in.ts';
@@ -51,8 +51,11 @@ describe('the call’s readiness, context and endings in Chromium and Firefox', 
     api = client(server.baseUrl, seeded);
     [chromium, ff] = await Promise.all([launch(), launchFirefox()]);
   });
+  // Pages left in a call would keep loading the machine for the later tests.
+  afterEach(async () => {
+    for (const p of opened.splice(0)) await p.context.close().catch(() => {});
+  });
   after(async () => {
-    for (const p of opened) await p.context.close().catch(() => {});
     await ff?.close();
     await chromium?.close();
     await server?.close();

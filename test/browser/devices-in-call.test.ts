@@ -119,9 +119,12 @@ describe('devices in a call in Chromium', { skip: browserSkipReason() }, () => {
     assert.ok(look.videoHidden, `the video gives way to the initials: ${JSON.stringify(look)}`);
     // A colour of its own, not the black of a missing picture or a transparent one.
     assert.doesNotMatch(look.background, /^rgba?\(0, 0, 0(, 0)?\)$|transparent/, JSON.stringify(look));
-    // Back on: the picture replaces the initials.
+    // Back on: the picture replaces the initials once its frames arrive (until then the tile
+    // is `no-video` and keeps them, which a busy machine makes last a moment).
     await bob.page.click('#cam');
     await ann.page.waitForSelector(tileOf('Bob', ':not(.off)'), { timeout: WAIT });
-    assert.equal(await ann.page.locator(tileOf('Bob')).locator('.avatar').evaluate((a) => getComputedStyle(a).display === 'none' || getComputedStyle(a).visibility === 'hidden' || getComputedStyle(a).opacity === '0'), true);
+    await waitUntil('Bob\'s picture instead of his initials', () =>
+      ann.page.locator(tileOf('Bob')).locator('.avatar').evaluate((a) => getComputedStyle(a).display === 'none' || getComputedStyle(a).visibility === 'hidden' || getComputedStyle(a).opacity === '0'),
+      { timeout: WAIT });
   });
 });

@@ -7,7 +7,7 @@
  * pre-join screen and short-link parameters in Firefox.
  */
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { after, afterEach, before, describe, it } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
 import { openTestDatabase, type TestDatabase } from '../support/databases.ts';
 import { client, seedOrganization, startServer, type Client, type TestServer } from '../support/server.ts';
@@ -96,8 +96,11 @@ describe('meeting pages in Firefox', { skip }, () => {
     api = client(server.baseUrl, await seedOrganization(server.ctx, 'basic'));
     [ff, chromium] = await Promise.all([launchFirefox(), launch()]);
   });
+  // Pages left in a call would keep loading the machine for the later tests.
+  afterEach(async () => {
+    for (const p of opened.splice(0)) await p.context.close().catch(() => {});
+  });
   after(async () => {
-    for (const p of opened) await p.context.close().catch(() => {});
     await ff?.close();
     await chromium?.close();
     await server?.close();
