@@ -2,7 +2,8 @@
  * `npm ci` on the oldest Node.js the README promises prints no EBADENGINE
  * warning: every package the lockfile installs accepts that Node.js. What
  * runs the server must accept the `engines` minimum itself; the test tools
- * must accept the Node.js running the tests (CI's).
+ * must accept the Node.js running the tests (CI's) and the minimum the
+ * README names for development.
  */
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
@@ -12,6 +13,8 @@ import { fileURLToPath } from 'node:url';
 import semver from 'semver';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
+/** The oldest Node.js on which `npm ci` (development tools included) prints no engine warning, as the README says. */
+const DEVELOPMENT_NODE = '20.17.0';
 const manifest = JSON.parse(readFileSync(resolve(ROOT, 'package.json'), 'utf8')) as {
   engines: { node: string };
 };
@@ -34,6 +37,12 @@ describe('the Node.js versions the packages accept', () => {
     const oldest = semver.minVersion(manifest.engines.node);
     assert.ok(oldest, `engines.node ${manifest.engines.node} names no version`);
     assert.deepEqual(refusing(oldest.version, (dev) => !dev), []);
+  });
+
+  it('lets every package, test tools included, install without a warning on the Node.js the README names for development', () => {
+    assert.deepEqual(refusing(DEVELOPMENT_NODE, () => true), []);
+    const readme = readFileSync(resolve(ROOT, 'README.md'), 'utf8').replace(/\s+/g, ' ');
+    assert.match(readme, /development tools that `npm ci` also installs .* ask for Node\.js 20\.17 or newer/);
   });
 
   it('lets every package, test tools included, install without a warning on this Node.js', () => {
