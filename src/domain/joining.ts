@@ -28,6 +28,7 @@ import type { MeetingPorts } from './meeting-ports.ts';
 import type { PlacePorts } from './place-ports.ts';
 import { checkDisplayName, placeAtSlug, slugAdmission, type JoinRefusal, type JoinTarget } from './places.ts';
 import type { Participant, PlaceRef } from './presence.ts';
+import { issueResume } from './resume-tokens.ts';
 import type { Meeting } from './types.ts';
 import { memberJoinedCall } from './waiting/calls.ts';
 import type { WaitingListPorts } from './waiting/ports.ts';
@@ -66,7 +67,8 @@ export interface Entered {
 }
 
 export type JoinOutcome =
-  | ({ kind: 'entered' } & Entered)
+  /** `token`: the resume token, issued in the same unit of work (only its hash is stored). */
+  | ({ kind: 'entered'; token: string } & Entered)
   | { kind: 'knocking'; place: PlaceRef; knock: Knock }
   | { kind: 'refused'; reason: JoinRefusal | 'bad_name'; message?: string };
 
@@ -149,17 +151,19 @@ async function enterMeeting(tx: DomainContext<JoinPorts>, live: LiveContext<Join
   const staleBefore = liveClock(live).staleBefore;
   const participants = await tx.store.live.listPresent(place, staleBefore);
   const knocks = host ? await tx.store.listKnocks(meeting.id, staleBefore) : [];
-  return { kind: 'entered', you, place, title: null, host, locked, chatOff: meeting.chatOff, participants, knocks };
+  const token = await issueResume(tx, you.id);
+  return { kind: 'entered', you, place, title: null, host, locked, chatOff: meeting.chatOff, participants, knocks, token };
 }
 
 async function enterSlugPlace(ctx: LiveContext<PlacePorts>, asked: Asked, slug: string): Promise<JoinOutcome> {
-  const found = await placeAtSlug(ctx, slug);
-  if (!found) return { kind: 'refused', reason: 'not_found' };
-  const admission = slugAdmission(found);
-  if (admission !== 'enter') return { kind: 'refused', reason: admission };
-  const ownerKind = found.kind === 'room' ? 'room' : 'board';
-  const title = found.kind === 'room' ? found.title : found.name;
-  return transact(ctx, async (tx) => {
+  // The place is read, admitted and entered in one unit of work: a board turned inactive meanwhile refuses.
+  return transact(ctx, async (tx): Promise<JoinOutcome> => {
+    const found = await placeAtSlug(tx, slug);
+    if (!found) return { kind: 'refused', reason: 'not_found' };
+    const admission = slugAdmission(found);
+    if (admission !== 'enter') return { kind: 'refused', reason: admission };
+    const ownerKind = found.kind === 'room' ? 'room' : 'board';
+    const title = found.kind === 'room' ? found.title : found.name;
     const at = tx.now();
     const joining = participantOf(asked, ctx.instanceId, at, false);
     const session = await tx.store.live.enterSession(ownerKind, found.id, joining, at);
@@ -171,7 +175,8 @@ async function enterSlugPlace(ctx: LiveContext<PlacePorts>, asked: Asked, slug: 
     const you: Participant = { ...joining, place };
     raise(tx, joinedEvent(found.organizationId, you));
     const participants = await tx.store.live.listPresent(place, liveClock(ctx).staleBefore);
-    return { kind: 'entered', you, place, title, host: false, locked: false, chatOff: false, participants, knocks: [] };
+    const token = await issueResume(tx, you.id);
+    return { kind: 'entered', you, place, title, host: false, locked: false, chatOff: false, participants, knocks: [], token };
   });
 }
 

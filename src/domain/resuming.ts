@@ -10,7 +10,6 @@
  * After the grace the participant leaves as any other (the sweep, see
  * lifecycle.ts).
  */
-import { createHash, randomBytes } from 'node:crypto';
 import type { Actor } from './actors.ts';
 import { transact } from './context.ts';
 import { isUuidV4 } from './ids.ts';
@@ -21,25 +20,7 @@ import type { HostingPorts } from './hosting-ports.ts';
 import type { Entered } from './joining.ts';
 import type { PlacePorts } from './place-ports.ts';
 import type { PlaceRef } from './presence.ts';
-
-/** The longest token accepted: a longer one is no token of ours, and is not hashed. */
-export const RESUME_TOKEN_MAX = 64;
-
-export function newResumeToken(): { token: string; hash: string } {
-  const token = randomBytes(32).toString('base64url');
-  return { token, hash: hashOf(token) };
-}
-
-function hashOf(token: string): string {
-  return createHash('sha256').update(token).digest('hex');
-}
-
-/** A new resume token for a participant who just entered; only its hash is kept. */
-export async function issueResume(ctx: LiveContext<PlacePorts>, participantId: string): Promise<string> {
-  const { token, hash } = newResumeToken();
-  await ctx.store.live.setResumeHash(participantId, hash);
-  return token;
-}
+import { hashOf, newResumeToken, RESUME_TOKEN_MAX } from './resume-tokens.ts';
 
 /**
  * The participant's socket `socketId` dropped: they stay for `graceMs`,

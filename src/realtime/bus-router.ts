@@ -14,7 +14,7 @@ import type { BusMessage } from './bus.ts';
 import type { RealtimeServices } from './session.ts';
 
 export function routeBusMessage(services: RealtimeServices, message: BusMessage): void {
-  const { registry, participantLists, lines, ctx, log } = services;
+  const { registry, participantLists, waitingLists, ctx, log } = services;
   switch (message.t) {
     case 'presence':
       participantLists.apply(message.place, message.change);
@@ -29,8 +29,8 @@ export function routeBusMessage(services: RealtimeServices, message: BusMessage)
     case 'broadcast':
       for (const p of registry.participants(message.place)) p.send(message.message);
       return;
-    case 'line':
-      lines.changed(message.organizationId, message.spaceId);
+    case 'waiting_list':
+      waitingLists.changed(message.organizationId, message.spaceId);
       return;
     case 'signal': {
       const target = registry.member(message.place, message.to);

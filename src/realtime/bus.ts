@@ -58,7 +58,7 @@ export type BusMessage =
   | { t: 'lower_hand'; place: PlaceRef; to: string }
   | { t: 'chat_state'; place: PlaceRef; off: boolean }
   /** A board's or queue's waiting list changed: its followers are sent their view. */
-  | { t: 'line'; organizationId: string; spaceId: string }
+  | { t: 'waiting_list'; organizationId: string; spaceId: string }
   /** A member's sign-in session (or all of them) ended: sockets check theirs now (sign-in-watch.ts). */
   | { t: 'signed_out'; userId: string };
 

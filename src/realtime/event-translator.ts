@@ -51,7 +51,7 @@ export function busMessagesOf(event: DomainEvent): BusMessage[] {
       return [{ t: 'signed_out', userId: event.userId }];
     case 'waiting.changed':
     case 'space.changed':
-      return [{ t: 'line', organizationId: event.organizationId, spaceId: event.spaceId }];
+      return [{ t: 'waiting_list', organizationId: event.organizationId, spaceId: event.spaceId }];
     default:
       return [];
   }

@@ -28,7 +28,7 @@ import { routeBusMessage } from './bus-router.ts';
 import { deliverHostDecision } from './host-delivery.ts';
 import { Connection, type ConnectionLimits, type Peer } from './connection.ts';
 import { busMessagesOf } from './event-translator.ts';
-import { Lines } from './lines.ts';
+import { WaitingLists } from './waiting-lists.ts';
 import { pushPresence } from './presence-pusher.ts';
 import { CloseCode } from './protocol.ts';
 import { RedisBus } from './redis-bus.ts';
@@ -101,7 +101,7 @@ export class Realtime {
           sfuPlaces.counted(place, entries.length);
         },
       ),
-      lines: new Lines(ctx, log, track),
+      waitingLists: new WaitingLists(ctx, log, track),
       sfuPlaces,
       sfu: undefined,
       iceServers: () => iceServersFor(ice, ctx.now()),
@@ -119,7 +119,7 @@ export class Realtime {
       this.bus.subscribe((message) => routeBusMessage(this.services, message)),
       this.ctx.events.subscribe((event) => {
         for (const message of busMessagesOf(event)) this.bus.publish(message);
-        this.services.lines.afterChange(event);
+        this.services.waitingLists.afterChange(event);
       }),
     ];
     await this.bus.start();
@@ -130,7 +130,7 @@ export class Realtime {
   /** Closes every connection, removes this instance's presence, stops the sweeper. */
   async stop(): Promise<void> {
     this.sweeper.stop();
-    this.services.lines.stop();
+    this.services.waitingLists.stop();
     this.services.signIns.stop();
     for (const c of this.services.registry.all()) {
       c.close(CloseCode.goingAway, 'Server shutting down.');
@@ -193,7 +193,7 @@ export class Realtime {
     void this.services.track(this.services.participantLists.refreshAll((error) => this.log.error({ err: error }, 'realtime: could not read presence')));
     // Hands are in no database: the instances say again whose are raised (a change lost meanwhile is then put right).
     for (const place of this.services.registry.places()) this.bus.publish({ t: 'hands', place });
-    this.services.lines.refreshAll();
+    this.services.waitingLists.refreshAll();
     this.services.signIns.checkNow();
     // The chat switch is enforced from memory: a `chat_state` lost meanwhile is put right from the database.
     void this.services.track(this.recheckChat().catch((error: unknown) => this.log.error({ err: error }, 'realtime: could not read the chat switch')));

@@ -18,7 +18,7 @@ import type { Actor } from '../domain/actors.ts';
 import type { LiveContext } from '../domain/lifecycle.ts';
 import type { MediaState, PlaceRef } from '../domain/presence.ts';
 import type { BusMessage } from './bus.ts';
-import type { Lines, Watched } from './lines.ts';
+import type { WaitingLists, Watched } from './waiting-lists.ts';
 import type { ClientMessage, ServerMessage, VideoWant } from './protocol.ts';
 import type { Registry } from './registry.ts';
 import type { ParticipantLists } from './participant-lists.ts';
@@ -41,7 +41,7 @@ export interface RealtimeServices {
   track<T>(promise: Promise<T>): Promise<T>;
   readonly registry: Registry;
   readonly participantLists: ParticipantLists;
-  readonly lines: Lines;
+  readonly waitingLists: WaitingLists;
   /** Which places here use the SFU; it tells their participants (sfu-places.ts). */
   readonly sfuPlaces: SfuPlaces;
   /** The Janus servers behind places of several people; absent when every place stays peer-to-peer. */

@@ -90,7 +90,10 @@ describe('the call’s readiness, context and endings in Chromium and Firefox', 
 
       const client = await open(kind, `${server.origin}/${board.slug}`);
       // The pre-join screen runs the check: camera, microphone and a measured network.
-      await client.waitForSelector('#readiness [data-check="network"][data-status="good"]', { timeout: WAIT });
+      // The level is what this machine measured (a busy one is slower than 150 ms): it travels unchanged.
+      const measured = '#readiness [data-check="network"]:is([data-status="good"], [data-status="fair"], [data-status="poor"])';
+      await client.waitForSelector(measured, { timeout: WAIT });
+      const network = (await client.getAttribute(measured, 'data-status'))!;
       await client.waitForSelector('#readiness [data-check="camera"][data-status="ok"]', { timeout: WAIT });
       await client.fill('#name', 'Cleo');
       await client.click('#join');
@@ -105,13 +108,13 @@ describe('the call’s readiness, context and endings in Chromium and Firefox', 
         const rows = await db.store.listWebhookDeliveries(seeded.organization.id, endpoint.id, 10);
         return rows.map((r) => JSON.parse(r.payload)).find((b) => b.data.displayName === 'Cleo');
       }, { timeout: WAIT });
-      assert.deepEqual(delivered.data.readiness, { camera: 'ok', microphone: 'ok', network: 'good' });
+      assert.deepEqual(delivered.data.readiness, { camera: 'ok', microphone: 'ok', network });
 
       const console = await memberConsole(chromium, server, board, ann, opened);
       await consoleShowsWaiting(console, ['Cleo']);
       const row = '#waiting-list li:nth-child(1) .readiness';
       await console.waitForSelector(`${row} [data-check="camera"][data-status="ok"]`, { timeout: WAIT });
-      assert.deepEqual(await console.$$eval(`${row} .badge`, (n) => n.map((x) => x.textContent)), ['camera ✓ works', 'microphone ✓ works', 'network good']);
+      assert.deepEqual(await console.$$eval(`${row} .badge`, (n) => n.map((x) => x.textContent)), ['camera ✓ works', 'microphone ✓ works', `network ${network}`]);
       assert.deepEqual(await console.$$eval(`${row} [aria-hidden="true"]`, (n) => n.map((x) => x.textContent)), ['✓', '✓']);
 
       // Someone is available now: the promise is back, the box gone.
@@ -121,7 +124,7 @@ describe('the call’s readiness, context and endings in Chromium and Firefox', 
       // The client switches the camera off while waiting: the console follows.
       await client.click('#cam');
       await console.waitForSelector(`${row} [data-check="camera"][data-status="off"]`, { timeout: WAIT });
-      assert.deepEqual((await api.get(`/v3/rooms/board/${board.id}/waiting`)).body.waiting[0].readiness, { camera: 'off', microphone: 'ok', network: 'good' });
+      assert.deepEqual((await api.get(`/v3/rooms/board/${board.id}/waiting`)).body.waiting[0].readiness, { camera: 'off', microphone: 'ok', network });
 
       await console.click('#waiting-list li:nth-child(1) button.accept');
       await inCall(client);

@@ -22,7 +22,7 @@ import { hangUp, memberJoinedCall } from '../../src/domain/waiting/calls.ts';
 import { closeConsole, openConsole } from '../../src/domain/waiting/consoles.ts';
 import { acceptClient, declineClient, dispatchAutoAccept, removeClient, setMemberStatus, takeNext } from '../../src/domain/waiting/serving.ts';
 import { sweepWaiting } from '../../src/domain/waiting/sweep.ts';
-import { clientSnapshot, lineSnapshot, lineOf } from '../../src/domain/waiting/views.ts';
+import { clientSnapshot, waitingListSnapshot, waitingListOf } from '../../src/domain/waiting/views.ts';
 import { testDatabases, type TestDatabase } from '../support/databases.ts';
 
 const T0 = Date.parse('2025-06-02T08:00:00.000Z');
@@ -46,7 +46,7 @@ for (const database of await testDatabases()) {
       await clientAnswered(ctx, result.entry.connectionId!);
       return result;
     };
-    const lineNames = async (space: Space) => lineOf((await lineSnapshot(ctx, space.organizationId, space.id))!).map((e) => e.displayName);
+    const lineNames = async (space: Space) => waitingListOf((await waitingListSnapshot(ctx, space.organizationId, space.id))!).map((e) => e.displayName);
 
     beforeEach(async () => {
       db = await database.open();

@@ -19,7 +19,7 @@ describe('the Redis bus', { skip }, () => {
   let two: RedisBus;
   const got: BusMessage[] = [];
   const lost: string[] = [];
-  const line = (spaceId: string): BusMessage => ({ t: 'line', organizationId: 'o', spaceId });
+  const line = (spaceId: string): BusMessage => ({ t: 'waiting_list', organizationId: 'o', spaceId });
 
   before(async () => {
     one = new RedisBus(TEST_REDIS_URL, prefix);
@@ -43,7 +43,7 @@ describe('the Redis bus', { skip }, () => {
     (one as unknown as { seq: number }).seq += 1;
     one.publish(line('c'));
     await waitFor(() => got.length === 3, 5000, 'the third message');
-    assert.deepEqual(got.map((m) => (m.t === 'line' ? m.spaceId : '')), ['a', 'b', 'c']);
+    assert.deepEqual(got.map((m) => (m.t === 'waiting_list' ? m.spaceId : '')), ['a', 'b', 'c']);
     assert.deepEqual(lost, ['missed']);
   });
 });

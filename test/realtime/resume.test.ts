@@ -110,7 +110,9 @@ for (const variant of variants) {
       const fresh = await again.next((m) => m.type === 'welcome', WAIT_MS);
       assert.equal(fresh.resumed, false);
       assert.notEqual(fresh.you.id, annId);
-      // A hang-up (`leave`) is not a drop: she leaves at once.
+      // A hang-up (`leave`) is not a drop: she leaves at once (once Bob lists the new Ann too,
+      // so that the two-name list below is the one after the leave).
+      await bob.c.participantsBecome(['Ann', 'Ann', 'Bob'], WAIT_MS);
       back.c.send({ type: 'leave' });
       await bob.c.participantsBecome(['Ann', 'Bob'], WAIT_MS);
       assert.deepEqual(arrivalsAndDepartures(annId), ['participant.joined', 'participant.left']);

@@ -13,7 +13,7 @@ import { meetingTexts } from '../shared/strings/meeting.js';
 import { meetingHostTexts } from '../shared/strings/meeting-host.js';
 import { callTexts } from '../shared/strings/call.js';
 import { permissionTexts } from '../shared/strings/permissions.js';
-import { createLine } from '../waiting/line.js';
+import { createLine } from '../waiting/list.js';
 import { createScreens } from '../waiting/screens.js';
 import { waitingTranslator } from '../waiting/texts.js';
 

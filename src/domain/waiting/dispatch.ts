@@ -21,7 +21,7 @@ import { removeFromLine } from './arrival.ts';
 import type { WaitingListPorts } from './ports.ts';
 import { acceptClient, DECLINE_MESSAGE_MAX, takeNext, type Assignment } from './serving.ts';
 import type { Readiness } from './types.ts';
-import { lineOf, lineSnapshot } from './views.ts';
+import { waitingListOf, waitingListSnapshot } from './views.ts';
 
 /** A client in line, as the API shows them. */
 export interface WaitingClient {
@@ -46,9 +46,9 @@ async function spaceOf(ctx: DomainContext<WaitingListPorts>, actor: Actor, kind:
 export async function waitingClients(ctx: LiveContext<WaitingListPorts>, actor: Actor, kind: SpaceKind, spaceId: string): Promise<WaitingClient[]> {
   authorize(actor, 'space.manage');
   const space = await spaceOf(ctx, actor, kind, spaceId);
-  const snapshot = await lineSnapshot(ctx, space.organizationId, space.id);
+  const snapshot = await waitingListSnapshot(ctx, space.organizationId, space.id);
   if (!snapshot) throw new NotFoundError(kind);
-  return lineOf(snapshot).map((e, i) => ({ entryId: e.id, displayName: e.displayName, position: i + 1, waitingSince: e.arrivedAt, connected: e.connectionId !== null, readiness: e.readiness }));
+  return waitingListOf(snapshot).map((e, i) => ({ entryId: e.id, displayName: e.displayName, position: i + 1, waitingSince: e.arrivedAt, connected: e.connectionId !== null, readiness: e.readiness }));
 }
 
 /** `userId` as the member acting: they must be listed on the space. */

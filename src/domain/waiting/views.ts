@@ -19,7 +19,7 @@ import { ACTIVE_STATES, type Readiness, type WaitingEntry, type WaitingState } f
 const HISTORY_MS = 7 * 24 * 3_600_000;
 const MIN_HISTORY = 5;
 
-export interface LineSnapshot {
+export interface WaitingListSnapshot {
   space: Space;
   /** Active entries in line order. */
   entries: WaitingEntry[];
@@ -31,7 +31,7 @@ export interface LineSnapshot {
   graceMs: number;
 }
 
-export async function lineSnapshot(ctx: LiveContext<WaitingListPorts>, organizationId: string, spaceId: string): Promise<LineSnapshot | undefined> {
+export async function waitingListSnapshot(ctx: LiveContext<WaitingListPorts>, organizationId: string, spaceId: string): Promise<WaitingListSnapshot | undefined> {
   const space = await ctx.store.findSpaceById(organizationId, spaceId);
   if (!space) return undefined;
   const clock = liveClock(ctx);
@@ -54,16 +54,16 @@ export async function lineSnapshot(ctx: LiveContext<WaitingListPorts>, organizat
   };
 }
 
-function present(snapshot: LineSnapshot, entry: WaitingEntry): boolean {
+function present(snapshot: WaitingListSnapshot, entry: WaitingEntry): boolean {
   return entry.disconnectedAt === null || entry.disconnectedAt.getTime() >= snapshot.at.getTime() - snapshot.graceMs;
 }
 
 /** Clients in line who are there (or within grace), first first. */
-export function lineOf(snapshot: LineSnapshot): WaitingEntry[] {
+export function waitingListOf(snapshot: WaitingListSnapshot): WaitingEntry[] {
   return snapshot.entries.filter((e) => e.state === 'waiting' && present(snapshot, e));
 }
 
-function availableMembers(snapshot: LineSnapshot): number {
+function availableMembers(snapshot: WaitingListSnapshot): number {
   return snapshot.space.members.filter((m) => m.isActive && snapshot.online.has(m.userId)).length;
 }
 
@@ -82,8 +82,8 @@ export interface ClientView {
   message: string | null;
 }
 
-export function clientView(snapshot: LineSnapshot, entry: WaitingEntry): ClientView {
-  const line = lineOf(snapshot);
+export function clientView(snapshot: WaitingListSnapshot, entry: WaitingEntry): ClientView {
+  const line = waitingListOf(snapshot);
   const index = line.findIndex((e) => e.id === entry.id);
   const available = availableMembers(snapshot);
   const position = entry.state === 'waiting' && index >= 0 ? index + 1 : null;
@@ -111,7 +111,7 @@ export interface ConsoleView {
   serving: Array<{ id: string; name: string; state: WaitingState; servedBy: string | null; servedByName: string | null; acceptedAt: string | null }>;
 }
 
-export function consoleView(snapshot: LineSnapshot, userId: string): ConsoleView {
+export function consoleView(snapshot: WaitingListSnapshot, userId: string): ConsoleView {
   const { space } = snapshot;
   const names = new Map(space.members.map((m) => [m.userId, m.fullName]));
   const me = space.members.find((m) => m.userId === userId);
@@ -132,7 +132,7 @@ export function consoleView(snapshot: LineSnapshot, userId: string): ConsoleView
       online: snapshot.online.has(m.userId),
       joinedCallAt: m.joinedCallAt?.toISOString() ?? null,
     })),
-    waiting: lineOf(snapshot).map((e, i) => ({ id: e.id, name: e.displayName, arrivedAt: e.arrivedAt.toISOString(), position: i + 1, connected: e.connectionId !== null, readiness: e.readiness })),
+    waiting: waitingListOf(snapshot).map((e, i) => ({ id: e.id, name: e.displayName, arrivedAt: e.arrivedAt.toISOString(), position: i + 1, connected: e.connectionId !== null, readiness: e.readiness })),
     serving: snapshot.entries
       .filter((e) => e.state !== 'waiting')
       .map((e) => ({ id: e.id, name: e.displayName, state: e.state, servedBy: e.servedBy, servedByName: e.servedBy ? (names.get(e.servedBy) ?? null) : null, acceptedAt: e.acceptedAt?.toISOString() ?? null })),
@@ -143,12 +143,12 @@ export function consoleView(snapshot: LineSnapshot, userId: string): ConsoleView
 export async function clientSnapshot(ctx: LiveContext<WaitingListPorts>, entryId: string): Promise<{ entry: WaitingEntry; view: ClientView } | undefined> {
   const entry = await ctx.store.findWaitingEntry(entryId);
   if (!entry) return undefined;
-  const snapshot = await lineSnapshot(ctx, entry.organizationId, entry.spaceId);
+  const snapshot = await waitingListSnapshot(ctx, entry.organizationId, entry.spaceId);
   return snapshot && { entry, view: clientView(snapshot, entry) };
 }
 
 /** A client's view in `snapshot`: from the line when they are in it, or (a final state) from their entry. */
-export async function clientViewIn(ctx: LiveContext<WaitingListPorts>, snapshot: LineSnapshot, entryId: string): Promise<ClientView | undefined> {
+export async function clientViewIn(ctx: LiveContext<WaitingListPorts>, snapshot: WaitingListSnapshot, entryId: string): Promise<ClientView | undefined> {
   const entry = snapshot.entries.find((e) => e.id === entryId) ?? (await ctx.store.findWaitingEntry(entryId));
   return entry && clientView(snapshot, entry);
 }
@@ -156,6 +156,6 @@ export async function clientViewIn(ctx: LiveContext<WaitingListPorts>, snapshot:
 /** For a member's console: the line of a space they serve. */
 export async function memberSnapshot(ctx: LiveContext<WaitingListPorts>, actor: Actor, spaceId: string): Promise<ConsoleView | undefined> {
   if (actor.kind !== 'member') return undefined;
-  const snapshot = await lineSnapshot(ctx, actor.organization.id, spaceId);
+  const snapshot = await waitingListSnapshot(ctx, actor.organization.id, spaceId);
   return snapshot && consoleView(snapshot, actor.user.id);
 }

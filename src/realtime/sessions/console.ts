@@ -10,7 +10,7 @@
 import type { Actor } from '../../domain/actors.ts';
 import { closeConsole } from '../../domain/waiting/consoles.ts';
 import { handleAccept, handleDecline, handleRemoveClient, handleStatus, handleTakeNext } from '../handlers/console.ts';
-import type { Watched } from '../lines.ts';
+import type { Watched } from '../waiting-lists.ts';
 import { CloseCode } from '../protocol.ts';
 import type { ConsoleRole, HandlerTable, SessionHost } from '../session.ts';
 import { FollowingSession } from './following.ts';

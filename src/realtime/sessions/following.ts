@@ -5,7 +5,7 @@
  * queue's line while their connection is open here, and stop following
  * when it closes, before their own close behaviour.
  */
-import type { Follower, Watched } from '../lines.ts';
+import type { Follower, Watched } from '../waiting-lists.ts';
 import type { ServerMessage } from '../protocol.ts';
 import type { HandlerTable, Session, SessionHost } from '../session.ts';
 
@@ -21,7 +21,7 @@ export abstract class FollowingSession implements Session {
   /** The connection becomes this session, which follows its line from now on. */
   protected start(): void {
     this.connection.become(this);
-    this.connection.services.lines.follow(this as unknown as Follower);
+    this.connection.services.waitingLists.follow(this as unknown as Follower);
   }
 
   send(message: ServerMessage): void {
@@ -33,7 +33,7 @@ export abstract class FollowingSession implements Session {
   }
 
   async closed(): Promise<void> {
-    this.connection.services.lines.forget(this as unknown as Follower);
+    this.connection.services.waitingLists.forget(this as unknown as Follower);
     await this.away();
   }
 

@@ -42,7 +42,7 @@ export async function handleJoin(connection: SessionHost, message: MessageOf<'jo
     const resumed = await resumePlace(ctx, { token: message.resume, target, socketId: connection.id, actor });
     if (resumed.kind === 'resumed') {
       actAsPassed(connection, passed);
-      await ParticipantSession.enter(connection, resumed, since, { token: resumed.token });
+      await ParticipantSession.enter(connection, resumed, since, true);
       return;
     }
     connection.send({ type: 'error', code: 'resume_refused', message: 'This participant cannot be resumed (unknown or spent token, or too late): joining anew.' });

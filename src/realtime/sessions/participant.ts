@@ -14,7 +14,7 @@
  */
 import type { Entered } from '../../domain/joining.ts';
 import { dropHost, leavePlace, updateMedia } from '../../domain/places.ts';
-import { detachParticipant, issueResume } from '../../domain/resuming.ts';
+import { detachParticipant } from '../../domain/resuming.ts';
 import type { MediaState, PlaceRef } from '../../domain/presence.ts';
 import { handleAdmit, handleAskMute, handleEnd, handleLock, handleLowerHand, handleRemove, handleSetChat, handleTurnAway, handleUnlock } from '../handlers/host.ts';
 import { CALL_FEATURES, CHAT_RATE, REACTION_RATE } from '../../../public/js/shared/call-extras.js';
@@ -93,14 +93,14 @@ export class ParticipantSession implements Session, Participating, ParticipantRo
   ) {}
 
   /**
-   * The join (or a resume, with the `resumed` participant's next token)
-   * went through: the connection becomes this participant, is welcomed
-   * with who is there and a resume token, and (the host) with who knocks.
-   * `since` is the participant lists' mark taken before the command ran.
+   * The join (or a resume, `resumed`) went through: the connection becomes
+   * this participant, is welcomed with who is there and the resume token
+   * the command issued, and (the host) with who knocks. `since` is the
+   * participant lists' mark taken before the command ran.
    */
-  static async enter(connection: SessionHost, entered: Entered, since: number, resumed?: { token: string }): Promise<ParticipantSession> {
-    const { registry, participantLists, ctx } = connection.services;
-    const token = resumed?.token ?? (await issueResume(ctx, entered.you.id));
+  static async enter(connection: SessionHost, entered: Entered & { token: string }, since: number, resumed = false): Promise<ParticipantSession> {
+    const { registry, participantLists } = connection.services;
+    const token = entered.token;
     const session = new ParticipantSession(connection, entered.you.id, entered.place, entered.host, entered.you.displayName);
     session.chatOff = entered.chatOff;
     connection.become(session);
@@ -128,7 +128,7 @@ export class ParticipantSession implements Session, Participating, ParticipantRo
       iceTransportPolicy: connection.services.iceTransportPolicy,
       features: [...CALL_FEATURES],
       resume: token,
-      resumed: resumed !== undefined,
+      resumed,
       ...(connection.services.sfu ? { videoSlots: connection.services.sfu.videoSlots } : {}),
     });
     if (entered.host) connection.send({ type: 'knocks', knocks: entered.knocks.map(knockView) });

@@ -9,7 +9,7 @@
  */
 import { clientAnswered, clientDisconnected } from '../../domain/waiting/arrival.ts';
 import { handleLeaveLine, handleReadiness } from '../handlers/control.ts';
-import type { Watched } from '../lines.ts';
+import type { Watched } from '../waiting-lists.ts';
 import type { HandlerTable, SessionHost, WaitingRole } from '../session.ts';
 import { FollowingSession } from './following.ts';
 

@@ -1,5 +1,5 @@
 /**
- * @module realtime/lines
+ * @module realtime/waiting-lists
  * Waiting lists on this instance: the waiting clients and member consoles
  * that follow each board or queue, what they are sent when its line
  * changes (anywhere: the bus carries a `line` message from the instance
@@ -12,7 +12,7 @@
 import type { DomainEvent } from '../domain/events.ts';
 import type { LiveContext } from '../domain/lifecycle.ts';
 import { dispatchAutoAccept } from '../domain/waiting/serving.ts';
-import { clientViewIn, consoleView, lineSnapshot } from '../domain/waiting/views.ts';
+import { clientViewIn, consoleView, waitingListSnapshot } from '../domain/waiting/views.ts';
 import { CloseCode, type ServerMessage } from './protocol.ts';
 
 /** The board or queue a waiting client or a console follows. */
@@ -36,7 +36,7 @@ interface Logger {
 /** Changes closer together than this are sent as one. */
 const COALESCE_MS = 25;
 
-export class Lines {
+export class WaitingLists {
   private readonly followers = new Map<string, Set<Follower>>();
   private readonly pushing = new Map<string, NodeJS.Timeout>();
   private readonly dispatching = new Set<string>();
@@ -88,7 +88,7 @@ export class Lines {
     const followers = [...(this.followers.get(spaceId) ?? [])];
     if (followers.length === 0) return;
     try {
-      const snapshot = await lineSnapshot(this.ctx, organizationId, spaceId);
+      const snapshot = await waitingListSnapshot(this.ctx, organizationId, spaceId);
       for (const follower of followers) {
         if (!snapshot) {
           follower.refuse(CloseCode.gone, 'gone', 'This board or queue no longer exists.');
