@@ -171,6 +171,11 @@ try {
         console.log(`${shape} ${i} ${v.label}: ${joins.map((j) => (j.ok ? `${j.at.toFixed(0)} ms` : `FAILED (${j.why})`)).join(', ')}`);
       }
     }
+    // The people who waited leave before the next shape: their pages (camera on) would load the machine it is measured on.
+    for (const v of versions) {
+      await v.host?.context().close();
+      v.host = undefined;
+    }
   }
   console.log('');
   for (const shape of shapes) {

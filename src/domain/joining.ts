@@ -156,7 +156,8 @@ async function enterMeeting(tx: DomainContext<JoinPorts>, live: LiveContext<Join
 }
 
 async function enterSlugPlace(ctx: LiveContext<PlacePorts>, asked: Asked, slug: string): Promise<JoinOutcome> {
-  // The place is read, admitted and entered in one unit of work: a board turned inactive meanwhile refuses.
+  // The place is read, admitted and entered in one unit of work (the room or board row is not locked: a
+  // board turned inactive by a transaction that commits meanwhile is seen by its next join).
   return transact(ctx, async (tx): Promise<JoinOutcome> => {
     const found = await placeAtSlug(tx, slug);
     if (!found) return { kind: 'refused', reason: 'not_found' };

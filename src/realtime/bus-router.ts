@@ -30,6 +30,7 @@ export function routeBusMessage(services: RealtimeServices, message: BusMessage)
       for (const p of registry.participants(message.place)) p.send(message.message);
       return;
     case 'waiting_list':
+    case 'line':
       waitingLists.changed(message.organizationId, message.spaceId);
       return;
     case 'signal': {

@@ -59,6 +59,8 @@ export type BusMessage =
   | { t: 'chat_state'; place: PlaceRef; off: boolean }
   /** A board's or queue's waiting list changed: its followers are sent their view. */
   | { t: 'waiting_list'; organizationId: string; spaceId: string }
+  /** The same, as instances of the previous release name it: heard during a rolling upgrade, never sent. */
+  | { t: 'line'; organizationId: string; spaceId: string }
   /** A member's sign-in session (or all of them) ended: sockets check theirs now (sign-in-watch.ts). */
   | { t: 'signed_out'; userId: string };
 

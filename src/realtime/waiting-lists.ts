@@ -2,7 +2,7 @@
  * @module realtime/waiting-lists
  * Waiting lists on this instance: the waiting clients and member consoles
  * that follow each board or queue, what they are sent when its line
- * changes (anywhere: the bus carries a `line` message from the instance
+ * changes (anywhere: the bus carries a `waiting_list` message from the instance
  * where the change happened, see event-translator.ts), and auto-accept run
  * where a change happened.
  *

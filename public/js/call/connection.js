@@ -81,6 +81,9 @@ function onWelcome(c, m) {
   // What this server relays besides media (chat, hands, reactions): the page offers only that.
   c.features = new Set(Array.isArray(m.features) ? m.features : []);
   c.videoSlots = Number.isInteger(m.videoSlots) && m.videoSlots > 0 ? m.videoSlots : undefined;
+  // Connections first: the offers are made while the call screen is built
+  // (building it first held every offer back by a tenth of a second or more).
+  c.media.sync(m.participants);
   renderCall(c);
   showChatState(c);
   c.emit('call');

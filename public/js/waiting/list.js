@@ -1,4 +1,4 @@
-// @module public/js/waiting/line — the client's place in a board's or
+// @module public/js/waiting/list — the client's place in a board's or
 // queue's line, over its own signalling socket (docs/signalling.md,
 // "Waiting lists"): `wait` with the token of the place this tab holds and
 // the device and network check, the views the server sends, the check
