@@ -7,7 +7,6 @@ import type { IssuedKey } from '../domain/keys.ts';
 import { keyStatus } from '../domain/keys.ts';
 import type { OrganizationChange } from '../domain/organization-changes.ts';
 import type { ApiKey, Organization, User } from '../domain/types.ts';
-import type { WebhookEndpoint } from '../domain/webhooks/types.ts';
 
 export function presentOrganization(org: Organization) {
   return { id: org.id, name: org.name, slug: org.slug, type: org.type };
@@ -48,19 +47,3 @@ export function presentChange(change: OrganizationChange) {
   };
 }
 
-/**
- * An endpoint as the API's v3 presenter shows it (field for field): written
- * here again because importing the HTTP presenter loads its schemas' type
- * provider, which was half of every CLI command's start-up.
- */
-export function presentWebhook(e: WebhookEndpoint) {
-  return {
-    id: e.id,
-    url: e.url,
-    events: e.events,
-    description: e.description,
-    enabled: e.enabled,
-    disabledReason: e.disabledReason,
-    createdAt: e.createdAt.toISOString(),
-  };
-}

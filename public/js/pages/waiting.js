@@ -13,7 +13,7 @@ import { meetingTexts } from '../shared/strings/meeting.js';
 import { meetingHostTexts } from '../shared/strings/meeting-host.js';
 import { callTexts } from '../shared/strings/call.js';
 import { permissionTexts } from '../shared/strings/permissions.js';
-import { createLine } from '../waiting/list.js';
+import { createWaitingEntry } from '../waiting/entry.js';
 import { createScreens } from '../waiting/screens.js';
 import { waitingTranslator } from '../waiting/texts.js';
 
@@ -48,7 +48,7 @@ const call = createCall(page, {
 });
 const screens = createScreens(page, call, wt);
 const bridge = embedCall(page, call, 'waiting', { slug: settings.waiting.slug });
-const line = createLine(page, { onView, onRefused, onDrop: () => screens.showDropped(), readiness: () => readinessOf(call.context) });
+const entry = createWaitingEntry(page, { onView, onRefused, onDrop: () => screens.showDropped(), readiness: () => readinessOf(call.context) });
 let unfollow = null;
 
 // Test and diagnostics hook (read-only).
@@ -71,7 +71,7 @@ function end(kind, view) {
   over = true;
   unfollow?.();
   clearTimeout(outcomeTimer);
-  line.finish();
+  entry.finish();
   if (callMeeting) {
     // The call's own end runs through onEnd above; make sure it is torn down.
     call.drop();
@@ -125,7 +125,7 @@ function onView(view) {
   if (outcomeTimer) return void backInLine(view);
   // The board dropped its waiting list: its link now enters the meeting directly, and so does this client.
   if (view.space.hasWaitingList === false) {
-    line.leave();
+    entry.leave();
     return location.reload();
   }
   screens.showWaiting(view, leave);
@@ -133,7 +133,7 @@ function onView(view) {
 
 function onRefused(code, error) {
   if (error?.code === 'bad_name') {
-    line.forget();
+    entry.forget();
     return void call.showPrejoin(beginWaiting, error.message, prejoinLabels());
   }
   // The board lost its waiting list meanwhile: its link now enters it directly.
@@ -147,7 +147,7 @@ function onRefused(code, error) {
 
 function leave() {
   unfollow?.();
-  line.leave();
+  entry.leave();
   over = true;
   call.stopMedia();
   bridge.finished('left');
@@ -167,8 +167,8 @@ async function beginWaiting() {
   const initial = await settledReadiness(call.context);
   if (over) return;
   unfollow?.();
-  unfollow = followReadiness(call.context, (readiness) => lastView?.state === 'waiting' && line.report(readiness), initial);
-  line.open();
+  unfollow = followReadiness(call.context, (readiness) => lastView?.state === 'waiting' && entry.report(readiness), initial);
+  entry.open();
 }
 
 function prejoinLabels() {
@@ -182,7 +182,7 @@ function prejoinLabels() {
 // the client turns them on with a click. (Boards and queues have no stored
 // parameters that could allow more, as a meeting's do.)
 const skipPrejoin = params.get('skipPrejoin') === 'true';
-if ((line.holdsPlace() || skipPrejoin) && state.name) {
+if ((entry.holdsPlace() || skipPrejoin) && state.name) {
   void (async () => {
     if (skipPrejoin) {
       state.audioOn = false;

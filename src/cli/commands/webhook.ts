@@ -17,7 +17,8 @@ import {
 import { WEBHOOK_EVENT_TYPES, type WebhookEndpoint } from '../../domain/webhooks/types.ts';
 import { withContext } from '../context.ts';
 import type { Output } from '../output.ts';
-import { presentWebhook as present } from '../presenters.ts';
+// The operator's JSON is the API's: one shape for an endpoint.
+import { presentWebhook as present } from '../../http/presenters/webhook-endpoint.ts';
 
 function line(e: WebhookEndpoint): string {
   return `${e.id}\t${e.enabled ? 'enabled' : `disabled (${e.disabledReason ?? ''})`}\t${e.url}\t${e.events.join(',')}${e.description ? `\t${e.description}` : ''}`;

@@ -7,6 +7,7 @@
 import { Type, type Static } from '@fastify/type-provider-typebox';
 import { WEBHOOK_EVENT_TYPES, type WebhookDelivery, type WebhookEndpoint } from '../../domain/webhooks/types.ts';
 import { named } from '../openapi-document.ts';
+import { presentWebhook as presentWebhookEndpoint } from './webhook-endpoint.ts';
 import { responseId } from '../route-schemas.ts';
 
 const eventTypes = Type.Array(Type.String({ enum: [...WEBHOOK_EVENT_TYPES] }), {
@@ -49,17 +50,8 @@ export const DeliverySchema = named('Delivery', Type.Object({
 
 export const DeliveryListSchema = named('DeliveryList', Type.Object({ deliveries: Type.Array(DeliverySchema) }));
 
-export function presentWebhook(e: WebhookEndpoint): Static<typeof WebhookSchema> {
-  return {
-    id: e.id,
-    url: e.url,
-    events: e.events,
-    description: e.description,
-    enabled: e.enabled,
-    disabledReason: e.disabledReason,
-    createdAt: e.createdAt.toISOString(),
-  };
-}
+/** The shape shared with the CLI, held to this schema here: a field it lacks fails the type check (one it adds, the serializer drops). */
+export const presentWebhook: (e: WebhookEndpoint) => Static<typeof WebhookSchema> = presentWebhookEndpoint;
 
 export function presentIssuedWebhook(e: WebhookEndpoint, secret: string): Static<typeof IssuedWebhookSchema> {
   return { id: e.id, url: e.url, events: e.events, enabled: e.enabled, secret };

@@ -1,4 +1,4 @@
-// @module public/js/waiting/list — the client's place in a board's or
+// @module public/js/waiting/entry — the client's waiting entry (their place) in a board's or
 // queue's line, over its own signalling socket (docs/signalling.md,
 // "Waiting lists"): `wait` with the token of the place this tab holds and
 // the device and network check, the views the server sends, the check
@@ -18,7 +18,7 @@ const FINAL = new Set(['served', 'left', 'declined', 'closed']);
  * view; `onDrop()` when the connection is lost and being restored;
  * `onRefused(code, error)` when the server will not have this client.
  */
-export function createLine(page, handlers) {
+export function createWaitingEntry(page, handlers) {
   const { settings, state } = page;
   const tokenKey = `foyer.waitingToken.${settings.waiting?.slug}`;
   let socket = null;
