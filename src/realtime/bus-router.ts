@@ -41,6 +41,8 @@ export function routeBusMessage(services: RealtimeServices, message: BusMessage)
     case 'resumed': {
       const held = registry.member(message.place, message.participantId);
       if (held?.role === 'participant' && held.connection.id !== message.socketId) held.takenOver();
+      // Resumed on another instance, whose link publishes anew: the one kept here would be a second feed of theirs.
+      if (held?.role !== 'participant' || held.connection.id !== message.socketId) services.sfuParking.discard(message.participantId);
       return;
     }
     case 'ended':

@@ -35,6 +35,7 @@ import { RedisBus } from './redis-bus.ts';
 import { Registry } from './registry.ts';
 import { ParticipantLists } from './participant-lists.ts';
 import type { RealtimeLogger, RealtimeServices, SfuRouting } from './session.ts';
+import { SfuParking } from './sfu-parking.ts';
 import { SfuPlaces } from './sfu-places.ts';
 import { OPENING } from './sessions/opening.ts';
 import { SignInWatch } from './sign-in-watch.ts';
@@ -103,6 +104,7 @@ export class Realtime {
       ),
       waitingLists: new WaitingLists(ctx, log, track),
       sfuPlaces,
+      sfuParking: new SfuParking(track),
       sfu: undefined,
       iceServers: () => iceServersFor(ice, ctx.now()),
       iceTransportPolicy: ice.transportPolicy,
@@ -132,6 +134,7 @@ export class Realtime {
     this.sweeper.stop();
     this.services.waitingLists.stop();
     this.services.signIns.stop();
+    this.services.sfuParking.stop();
     for (const c of this.services.registry.all()) {
       c.close(CloseCode.goingAway, 'Server shutting down.');
       // Not waiting for the closing handshake: their departures are recorded now.

@@ -9,6 +9,7 @@
 import type { Actor } from '../domain/actors.ts';
 import { placeKey, type PlaceRef } from '../domain/presence.ts';
 import type { ServerMessage } from './protocol.ts';
+import type { HeldLink } from './sfu-parking.ts';
 
 /** A connection, as the instance holds it. */
 export interface Held {
@@ -48,8 +49,10 @@ export interface Participating extends InPlace {
   useSfu(): void;
   /** The connection holding them (a participant resumed elsewhere is held by another). */
   readonly connection: { readonly id: string };
-  /** They came back on another socket: this one closes, leaving nothing. */
+  /** They came back on another socket: this one closes, leaving nothing (and closing an SFU link not handed over). */
   takenOver(): void;
+  /** They came back on another socket of this instance: their SFU link, if any, goes on with it. */
+  handOverLink(): HeldLink | undefined;
 }
 
 /** Someone knocking at a meeting, waiting for its host. */

@@ -22,6 +22,7 @@ import type { WaitingLists, Watched } from './waiting-lists.ts';
 import type { ClientMessage, ServerMessage, VideoWant } from './protocol.ts';
 import type { Registry } from './registry.ts';
 import type { ParticipantLists } from './participant-lists.ts';
+import type { SfuParking } from './sfu-parking.ts';
 import type { SfuPlaces, SfuRouting } from './sfu-places.ts';
 import type { SignInWatch } from './sign-in-watch.ts';
 
@@ -44,6 +45,8 @@ export interface RealtimeServices {
   readonly waitingLists: WaitingLists;
   /** Which places here use the SFU; it tells their participants (sfu-places.ts). */
   readonly sfuPlaces: SfuPlaces;
+  /** SFU links of participants whose socket dropped, kept through the resume grace (sfu-parking.ts). */
+  readonly sfuParking: SfuParking;
   /** The Janus servers behind places of several people; absent when every place stays peer-to-peer. */
   sfu: SfuRouting | undefined;
   /** The ICE servers (with fresh TURN credentials) a participant is welcomed with. */

@@ -25,6 +25,7 @@ function participant(id: string, told: string[]): Participating {
     reannounceHand: () => {},
     connection: { id },
     takenOver: () => {},
+    handOverLink: () => undefined,
     lowerHand: () => {},
     chatOff: false,
     chatTurned: () => {},

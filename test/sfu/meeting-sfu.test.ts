@@ -20,6 +20,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Browser } from 'playwright-core';
 import { openTestDatabase, type TestDatabase } from '../support/databases.ts';
+import { startTcpProxy, type TcpProxy } from '../support/tcp-proxy.ts';
 import { client, seedOrganization, startServer, type Client, type TestServer } from '../support/server.ts';
 import { browserSkipReason, joinAs, launch, openParticipant, waitForParticipants, waitUntil, type Participant } from '../browser/support.ts';
 import { JANUS_BIN, janusSkipReason, testRtpPorts } from './support.ts';
@@ -34,6 +35,15 @@ const FAST = { probeIntervalMs: 500, downAfterMs: 2500, reconnectDelayMs: 200 };
  * encoder and seven decoders within reach of a loaded machine.
  */
 function slowCamera(): void {
+  // Counted too: the connections a page made, so that a test can tell that none was rebuilt.
+  const Made = window.RTCPeerConnection;
+  (window as any).connectionsMade = 0;
+  window.RTCPeerConnection = class extends Made {
+    constructor(...args: ConstructorParameters<typeof RTCPeerConnection>) {
+      super(...args);
+      (window as any).connectionsMade += 1;
+    }
+  };
   const devices = navigator.mediaDevices;
   const original = devices.getUserMedia.bind(devices);
   devices.getUserMedia = (constraints?: MediaStreamConstraints) => {
@@ -80,6 +90,8 @@ describe('meetings through the SFU (Chromium, a local Janus)', { skip, timeout: 
   let api: Client;
   let browser: Browser;
   let url: string;
+  /** Ann reaches Foyer through it: taking it down cuts her socket as a lost network would. */
+  let proxy: TcpProxy;
   const people: Person[] = [];
   const figures: Record<string, unknown> = {};
 
@@ -100,18 +112,21 @@ describe('meetings through the SFU (Chromium, a local Janus)', { skip, timeout: 
     assert.equal(created.status, 201, created.text);
     const redirect = new URL(created.body.redirectUrl);
     url = server.origin + redirect.pathname + redirect.search;
+    proxy = await startTcpProxy(Number(new URL(server.origin).port));
     browser = await launch();
   });
 
   after(async () => {
     console.log(`sfu meeting figures ${JSON.stringify(figures)}`);
     await browser?.close();
+    await proxy?.close();
     await server?.close();
     await db?.dispose();
   });
 
   async function arrive(name: string): Promise<Person> {
-    const p = await openParticipant(browser, url, { setup: (page) => page.addInitScript(slowCamera) });
+    const via = name === 'Ann' ? url.replace(server.origin, `http://127.0.0.1:${proxy.port}`) : url;
+    const p = await openParticipant(browser, via, { setup: (page) => page.addInitScript(slowCamera) });
     await joinAs(p.page, name, WAIT);
     // A page that reloads loses this mark.
     await p.page.evaluate(() => ((window as any).notReloaded = true));
@@ -172,6 +187,23 @@ describe('meetings through the SFU (Chromium, a local Janus)', { skip, timeout: 
     for (const p of watchers) await decodesEveryone(p, people.length - 1, 5);
     figures.videoBackAfterKillMs = Date.now() - killedAt;
     for (const p of people) assert.equal(await p.page.evaluate(() => (window as any).notReloaded), true, `${p.name} did not reload`);
+  });
+
+  it('keeps media flowing through the SFU while a socket is cut, and resumes that participant on the same connections', async () => {
+    const [ann] = people as [Person];
+    const annId = await selfId(ann);
+    const made = await ann.page.evaluate(() => (window as any).connectionsMade);
+    await proxy.down();
+    await ann.page.waitForSelector('#notice:has-text("Connection to the meeting lost")', { timeout: WAIT });
+    // The socket is gone, not the media: Janus still forwards Ann's video to the others, and theirs to her.
+    for (const p of people) await decodesEveryone(p, people.length - 1);
+    await proxy.up();
+    await ann.page.waitForSelector('#notice:has-text("Connected again")', { timeout: WAIT });
+    assert.equal(await selfId(ann), annId, 'the same participant');
+    for (const p of people) await waitForParticipants(p.page, people.map((x) => x.name), WAIT);
+    for (const p of people) await decodesEveryone(p, people.length - 1);
+    assert.equal(await ann.page.evaluate(() => (window as any).connectionsMade), made, 'Ann made no new connection');
+    assert.equal((await pathOf(ann)).mode, 'sfu');
   });
 
   it('carries eight, each decoding the seven others through at most two connections, grid tiles at a lower layer', async () => {

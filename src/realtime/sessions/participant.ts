@@ -28,6 +28,7 @@ import { CloseCode, knockView, participantView, type ServerMessage } from '../pr
 import { TokenBucket } from '../rate-limit.ts';
 import type { Participating } from '../registry.ts';
 import type { ClosedHow, HandlerTable, ParticipantRole, Session, SessionHost } from '../session.ts';
+import { LinkRelay, type HeldLink } from '../sfu-parking.ts';
 import { SfuLink } from './sfu-link.ts';
 
 /**
@@ -78,7 +79,9 @@ export class ParticipantSession implements Session, Participating, ParticipantRo
   chatOff = false;
   /** Told that the place uses the SFU. */
   private onSfu = false;
-  private link: SfuLink | undefined;
+  private link: HeldLink | undefined;
+  /** The SFU link came over from the participant's previous socket with nothing missed: the page's connections go on. */
+  private linkKept = false;
 
   /** Another socket took this participant over (a resume): closing this one leaves nothing. */
   private superseded = false;
@@ -105,7 +108,10 @@ export class ParticipantSession implements Session, Participating, ParticipantRo
     session.chatOff = entered.chatOff;
     connection.become(session);
     const before = registry.member(entered.place, session.id);
+    // Their SFU link goes on with them: from a socket of theirs not yet seen dropped, or parked here when one dropped.
+    const link = before?.role === 'participant' ? before.handOverLink() : resumed ? connection.services.sfuParking.take(session.id) : undefined;
     if (before?.role === 'participant') before.takenOver();
+    if (link) session.adopt(link);
     registry.enter(session);
     if (resumed) {
       // Any older socket of theirs (one the server has not seen drop yet) is closed; everyone sees them connected again.
@@ -157,8 +163,21 @@ export class ParticipantSession implements Session, Participating, ParticipantRo
   useSfu(): void {
     if (this.onSfu || this.left) return;
     this.onSfu = true;
-    // Resumed, the page may hold SFU connections whose server-side link went with the old socket: it publishes anew.
-    this.send({ type: 'sfu', event: 'use', restart: this.connection.id !== this.id });
+    // Resumed, the page may hold SFU connections whose server-side link went with the old socket (or missed a
+    // renegotiation while parked): it publishes anew.
+    this.send({ type: 'sfu', event: 'use', restart: this.connection.id !== this.id && !this.linkKept });
+  }
+
+  private adopt(held: HeldLink): void {
+    this.link = held;
+    this.linkKept = !held.relay.missed;
+    held.relay.attach((m) => this.send(m));
+  }
+
+  handOverLink(): HeldLink | undefined {
+    const held = this.link;
+    this.link = undefined;
+    return held;
   }
 
   /** The participant came back on another socket: this one closes without leaving. */
@@ -171,8 +190,11 @@ export class ParticipantSession implements Session, Participating, ParticipantRo
     const { sfu, log, track } = this.connection.services;
     // Only once the server moved the place to the SFU: a page cannot place a meeting on Janus by itself.
     if (!sfu || this.left || !this.onSfu) return undefined;
-    this.link ??= new SfuLink({ id: this.id, place: this.place, send: (m) => this.send(m), track }, sfu, log);
-    return this.link;
+    if (!this.link) {
+      const relay = new LinkRelay(this.id, this.place, (m) => this.send(m), track);
+      this.link = { link: new SfuLink(relay, sfu, log), relay };
+    }
+    return this.link.link;
   }
 
   /**
@@ -260,17 +282,26 @@ export class ParticipantSession implements Session, Participating, ParticipantRo
     this.left = true;
     clearTimeout(this.mediaTimer);
     clearTimeout(this.handTimer);
-    const { registry, participantLists, sfuPlaces, ctx, resumeGraceMs, publish } = this.connection.services;
+    const { registry, participantLists, sfuPlaces, sfuParking, ctx, resumeGraceMs, publish } = this.connection.services;
     if (!registry.leave(this)) {
       participantLists.release(this.place);
       sfuPlaces.released(this.place);
     }
-    const link = this.link?.close();
-    if (this.superseded) return void (await link);
-    // Dropped without leaving: kept, away, for the grace (unless another socket holds them already).
-    const away = how.dropped && resumeGraceMs > 0 && (await detachParticipant(ctx, this.id, this.connection.id, resumeGraceMs));
-    if (away) publish({ t: 'presence', place: away, change: { kind: 'connection', participantId: this.id, reconnecting: true } });
-    else await leavePlace(ctx, this.id, this.connection.id);
-    await link;
+    const held = this.link;
+    const mayResume = how.dropped && resumeGraceMs > 0 && !this.superseded;
+    // Leaving: their media through the SFU stops at once.
+    const closing = mayResume ? undefined : held?.link.close();
+    if (this.superseded) return void (await closing);
+    // Dropped without leaving: kept, away, for the grace (unless another socket holds them already); their media
+    // through the SFU goes on meanwhile.
+    const away = mayResume && (await detachParticipant(ctx, this.id, this.connection.id, resumeGraceMs));
+    if (away) {
+      publish({ t: 'presence', place: away, change: { kind: 'connection', participantId: this.id, reconnecting: true } });
+      if (held) sfuParking.park(this.id, held, resumeGraceMs);
+      return;
+    }
+    if (mayResume) await held?.link.close();
+    await leavePlace(ctx, this.id, this.connection.id);
+    await closing;
   }
 }
