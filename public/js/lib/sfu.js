@@ -6,10 +6,8 @@
 //   (sendonly), the camera in three simulcast layers (full, half, quarter
 //   size) so that the SFU can forward each receiver the layer its tile
 //   needs. This page offers; the SFU answers.
-// - The receiving connection (the subscription) carries everyone else: the
-//   SFU offers, this page answers, again whenever people come and go. Before
-//   each offer the server says which participant each m-line carries
-//   (`sfu` `streams`); each participant's tracks become one MediaStream.
+// - The receiving connection (the subscription, lib/sfu-subscription.js)
+//   carries everyone else: the SFU offers, this page answers.
 // Descriptions carry their candidates (no trickle): each side sends its
 // description once its candidates are gathered.
 //
@@ -29,8 +27,9 @@
 // What the call needs of a media source (as lib/mesh.js): onStream(id,
 // stream), onGone(id), onState(report); setLocalTracks, replaceAudio,
 // replaceVideo; audioLevels(), connectionStats(), stats(), framesDecodedFrom(id).
-import { hasTurn, MEDIA_BOUND_MS, PeerHealth } from './peer-health.js';
-import { addInbound, connectionFigures } from './peer-stats.js';
+import { hasTurn, PeerHealth } from './peer-health.js';
+import { connectionFigures } from './peer-stats.js';
+import { SfuSubscription } from './sfu-subscription.js';
 
 export const SFU_PEER = 'sfu';
 
@@ -68,13 +67,7 @@ export class SfuClient {
   constructor({ iceServers, iceTransportPolicy = 'all', send, onStream, onGone, onState = () => {}, onTalking = () => {}, boundMs, simulcast = true }) {
     Object.assign(this, { iceServers, iceTransportPolicy, send, onStream, onGone, onState, onTalking, simulcast, boundMs });
     this.pub = null;
-    this.sub = null;
-    this.subSession = null;
-    /** mid → { from, kind } of the subscription, as of its last offer; the next offer's map waits in `pendingMap`. */
-    this.map = new Map();
-    this.pendingMap = null;
-    /** Each remote participant's stream, and the tracks it was made of. */
-    this.remote = new Map();
+    this.subscription = new SfuSubscription({ iceServers, iceTransportPolicy, send, boundMs, gathered, onStream, onGone, onFailed: () => this.rebuild(), peer: SFU_PEER });
     this.localStream = null;
     this.audioTrack = null;
     this.videoTrack = null;
@@ -129,15 +122,9 @@ export class SfuClient {
         await pub.setRemoteDescription({ type: 'answer', sdp: m.sdp });
       }
     } else if (m.type === 'offer') {
-      // In order among themselves, but not holding up the page's other messages (an answer for the
-      // publishing connection) while the answer's candidates are gathered.
-      const map = this.pendingMap;
-      this.pendingMap = null;
-      this.subChain = (this.subChain ?? Promise.resolve())
-        .then(() => this.subscription(m.sdp, map, m.session ?? null))
-        .catch((error) => console.warn('foyer: the SFU subscription failed:', error));
+      this.subscription.offer(m);
     } else if (m.type === 'sfu' && m.event === 'streams') {
-      this.pendingMap = new Map(m.streams.map((s) => [s.mid, { from: s.from, kind: s.kind }]));
+      this.subscription.streams(m.streams);
     } else if (m.type === 'sfu' && m.event === 'talking') {
       this.onTalking?.(m.from, m.talking);
     } else if (m.type === 'sfu' && m.event === 'use' && m.restart) {
@@ -145,56 +132,17 @@ export class SfuClient {
     }
   }
 
-  // One connection per subscription, which the server names (`session`): Janus gives each of its offers a new o=
-  // session, renegotiations included, and a new connection answering an old subscription never gets through DTLS.
-  async subscription(sdp, map, session) {
-    if (this.stopped) return;
-    if (!this.sub || this.subSession !== session) {
-      this.sub?.close();
-      const sub = new RTCPeerConnection({ iceServers: this.iceServers, iceTransportPolicy: this.iceTransportPolicy });
-      this.sub = sub;
-      this.subSession = session;
-      // The health follows the publishing connection's states; a subscription that fails, or has not connected
-      // within the media bound, starts both over.
-      sub.addEventListener('connectionstatechange', () => {
-        if (this.sub === sub && sub.connectionState === 'failed') this.rebuild();
-      });
-      setTimeout(() => {
-        if (this.sub === sub && !this.stopped && sub.connectionState !== 'connected') this.rebuild();
-      }, this.boundMs ?? MEDIA_BOUND_MS);
-    }
-    const pc = this.sub;
-    await pc.setRemoteDescription({ type: 'offer', sdp });
-    if (map) this.map = map;
-    await pc.setLocalDescription(await pc.createAnswer());
-    // After the answer: an m-line that Janus reuses for someone new was inactive until now (currentDirection).
-    if (this.sub === pc) this.regroup();
-    await gathered(pc);
-    if (this.sub !== pc) return;
-    this.send({ type: 'answer', to: SFU_PEER, sdp: pc.localDescription.sdp, ...(session ? { session } : {}) });
+  /** The subscription's connection, what it carries and from whom (media-path.js, diagnostics). */
+  get sub() {
+    return this.subscription.pc;
   }
 
-  /** Each participant's tracks of the subscription as one stream: a new stream whenever they change. */
-  regroup() {
-    const tracks = new Map();
-    for (const t of this.sub?.getTransceivers() ?? []) {
-      const carried = t.mid !== null && this.map.get(t.mid);
-      if (!carried || t.currentDirection === 'inactive') continue;
-      if (!tracks.has(carried.from)) tracks.set(carried.from, []);
-      tracks.get(carried.from).push(t.receiver.track);
-    }
-    for (const [id, list] of tracks) {
-      const known = this.remote.get(id);
-      if (known && known.tracks.length === list.length && list.every((t) => known.tracks.includes(t))) continue;
-      const stream = new MediaStream(list);
-      this.remote.set(id, { stream, tracks: list });
-      this.onStream(id, stream);
-    }
-    for (const id of [...this.remote.keys()]) {
-      if (tracks.has(id)) continue;
-      this.remote.delete(id);
-      this.onGone(id);
-    }
+  get map() {
+    return this.subscription.map;
+  }
+
+  get remote() {
+    return this.subscription.remote;
   }
 
   /** How much of `id`'s video this page wants ('high', 'low' or 'off': its tile's size); the SFU sends that layer, or nothing. */
@@ -212,13 +160,7 @@ export class SfuClient {
 
   async carried() {
     if (this.pub?.connectionState !== 'connected') return false;
-    if (this.map.size === 0) return true;
-    if (this.sub?.connectionState !== 'connected') return false;
-    let packets = 0;
-    (await this.sub.getStats()).forEach((s) => {
-      if (s.type === 'inbound-rtp') packets += s.packetsReceived || 0;
-    });
-    return packets > 0;
+    return this.subscription.carried();
   }
 
   setLocalTracks(stream, audioTrack, videoTrack) {
@@ -248,37 +190,20 @@ export class SfuClient {
 
   closeConnections() {
     this.pub?.close();
-    this.sub?.close();
     this.pub = null;
-    this.sub = null;
-    this.subSession = null;
+    this.subscription.close();
   }
 
   stop() {
     this.stopped = true;
     this.health.stop();
-    this.closeConnections();
-    for (const id of [...this.remote.keys()]) this.onGone(id);
-    this.remote.clear();
-    this.map.clear();
-  }
-
-  /** Receivers of the subscription by participant. */
-  receiversOf(id) {
-    return (this.sub?.getTransceivers() ?? []).filter((t) => t.mid !== null && this.map.get(t.mid)?.from === id).map((t) => t.receiver);
+    this.pub?.close();
+    this.pub = null;
+    this.subscription.stop();
   }
 
   audioLevels() {
-    const levels = {};
-    for (const id of this.remote.keys()) {
-      let level = 0;
-      for (const r of this.receiversOf(id)) {
-        if (r.track.kind !== 'audio' || typeof r.getSynchronizationSources !== 'function') continue;
-        for (const source of r.getSynchronizationSources()) level = Math.max(level, source.audioLevel ?? 0);
-      }
-      levels[id] = level;
-    }
-    return levels;
+    return this.subscription.audioLevels();
   }
 
   /** The subscription's figures stand for everyone it carries (one path, one SFU). */
@@ -294,23 +219,8 @@ export class SfuClient {
     return Object.fromEntries([...this.remote.keys()].map((id) => [id, figures]));
   }
 
-  /** Inbound figures per participant (by the tracks the subscription maps to them). */
-  async stats() {
-    const result = {};
-    const sub = this.sub;
-    if (!sub) return result;
-    const report = await sub.getStats();
-    for (const id of this.remote.keys()) {
-      const trackIds = new Set(this.receiversOf(id).map((r) => r.track.id));
-      const out = { state: sub.connectionState, streamId: this.remote.get(id)?.stream.id ?? null, framesDecoded: 0, frameWidth: 0, frameHeight: 0, audioPackets: 0, audioSamples: 0, audioEnergy: 0, path: null, via: SFU_PEER };
-      report.forEach((s) => {
-        if (s.type !== 'inbound-rtp') return;
-        const mine = s.mid !== undefined ? this.map.get(s.mid)?.from === id : trackIds.has(s.trackIdentifier);
-        if (mine) addInbound(out, s);
-      });
-      result[id] = out;
-    }
-    return result;
+  stats() {
+    return this.subscription.stats();
   }
 
   async framesDecodedFrom(id) {

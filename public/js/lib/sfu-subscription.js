@@ -1,0 +1,153 @@
+// @module public/js/lib/sfu-subscription — the receiving connection of the
+// page's SFU media (lib/sfu.js): everyone else on one RTCPeerConnection.
+// The SFU offers, this page answers, again whenever people come and go.
+// Before each offer the server says which participant each m-line carries
+// (`sfu` `streams`); each participant's tracks become one MediaStream.
+//
+// One connection per subscription, which the server names (`session`):
+// Janus gives each of its offers a new o= session, renegotiations included,
+// and a new connection answering an old subscription never gets through
+// DTLS. Apart from the publishing side because it lives by the SFU's
+// offers, not by this page's tracks.
+import { MEDIA_BOUND_MS } from './peer-health.js';
+import { addInbound } from './peer-stats.js';
+
+export class SfuSubscription {
+  /** `gathered(pc)`: waits for the answer's candidates; `onFailed()`: the connection failed or never connected (start over). */
+  constructor({ iceServers, iceTransportPolicy, send, boundMs, gathered, onStream, onGone, onFailed, peer }) {
+    Object.assign(this, { iceServers, iceTransportPolicy, send, boundMs, gathered, onStream, onGone, onFailed, peer });
+    this.pc = null;
+    this.session = null;
+    /** mid → { from, kind } of the subscription, as of its last offer; the next offer's map waits in `pendingMap`. */
+    this.map = new Map();
+    this.pendingMap = null;
+    /** Each remote participant's stream, and the tracks it was made of. */
+    this.remote = new Map();
+    this.chain = Promise.resolve();
+  }
+
+  /** The server's `sfu` `streams`: what the next offer's m-lines carry. */
+  streams(list) {
+    this.pendingMap = new Map(list.map((s) => [s.mid, { from: s.from, kind: s.kind }]));
+  }
+
+  /** An offer from the SFU: in order among themselves, but not holding up the page's other messages while candidates gather. */
+  offer(m) {
+    const map = this.pendingMap;
+    this.pendingMap = null;
+    this.chain = this.chain.then(() => this.answer(m.sdp, map, m.session ?? null)).catch((error) => console.warn('foyer: the SFU subscription failed:', error));
+  }
+
+  async answer(sdp, map, session) {
+    if (this.stopped) return;
+    if (!this.pc || this.session !== session) {
+      this.pc?.close();
+      const pc = new RTCPeerConnection({ iceServers: this.iceServers, iceTransportPolicy: this.iceTransportPolicy });
+      this.pc = pc;
+      this.session = session;
+      // The health follows the publishing connection's states; a subscription that fails, or has not connected
+      // within the media bound, starts both over.
+      pc.addEventListener('connectionstatechange', () => {
+        if (this.pc === pc && pc.connectionState === 'failed') this.onFailed();
+      });
+      setTimeout(() => {
+        if (this.pc === pc && !this.stopped && pc.connectionState !== 'connected') this.onFailed();
+      }, this.boundMs ?? MEDIA_BOUND_MS);
+    }
+    const pc = this.pc;
+    await pc.setRemoteDescription({ type: 'offer', sdp });
+    if (map) this.map = map;
+    await pc.setLocalDescription(await pc.createAnswer());
+    // After the answer: an m-line that Janus reuses for someone new was inactive until now (currentDirection).
+    if (this.pc === pc) this.regroup();
+    await this.gathered(pc);
+    if (this.pc !== pc) return;
+    this.send({ type: 'answer', to: this.peer, sdp: pc.localDescription.sdp, ...(session ? { session } : {}) });
+  }
+
+  /** Each participant's tracks of the subscription as one stream: a new stream whenever they change. */
+  regroup() {
+    const tracks = new Map();
+    for (const t of this.pc?.getTransceivers() ?? []) {
+      const carried = t.mid !== null && this.map.get(t.mid);
+      if (!carried || t.currentDirection === 'inactive') continue;
+      if (!tracks.has(carried.from)) tracks.set(carried.from, []);
+      tracks.get(carried.from).push(t.receiver.track);
+    }
+    for (const [id, list] of tracks) {
+      const known = this.remote.get(id);
+      if (known && known.tracks.length === list.length && list.every((t) => known.tracks.includes(t))) continue;
+      const stream = new MediaStream(list);
+      this.remote.set(id, { stream, tracks: list });
+      this.onStream(id, stream);
+    }
+    for (const id of [...this.remote.keys()]) {
+      if (tracks.has(id)) continue;
+      this.remote.delete(id);
+      this.onGone(id);
+    }
+  }
+
+  /** Whether media arrives (connected, and packets in); true when nobody else is there. */
+  async carried() {
+    if (this.map.size === 0) return true;
+    if (this.pc?.connectionState !== 'connected') return false;
+    let packets = 0;
+    (await this.pc.getStats()).forEach((s) => {
+      if (s.type === 'inbound-rtp') packets += s.packetsReceived || 0;
+    });
+    return packets > 0;
+  }
+
+  /** The connection goes (a rebuild): the SFU offers a new subscription. */
+  close() {
+    this.pc?.close();
+    this.pc = null;
+    this.session = null;
+  }
+
+  stop() {
+    this.stopped = true;
+    this.close();
+    for (const id of [...this.remote.keys()]) this.onGone(id);
+    this.remote.clear();
+    this.map.clear();
+  }
+
+  /** Receivers of the subscription by participant. */
+  receiversOf(id) {
+    return (this.pc?.getTransceivers() ?? []).filter((t) => t.mid !== null && this.map.get(t.mid)?.from === id).map((t) => t.receiver);
+  }
+
+  audioLevels() {
+    const levels = {};
+    for (const id of this.remote.keys()) {
+      let level = 0;
+      for (const r of this.receiversOf(id)) {
+        if (r.track.kind !== 'audio' || typeof r.getSynchronizationSources !== 'function') continue;
+        for (const source of r.getSynchronizationSources()) level = Math.max(level, source.audioLevel ?? 0);
+      }
+      levels[id] = level;
+    }
+    return levels;
+  }
+
+  /** Inbound figures per participant (by the tracks the subscription maps to them). */
+  async stats() {
+    const result = {};
+    const pc = this.pc;
+    if (!pc) return result;
+    const report = await pc.getStats();
+    for (const id of this.remote.keys()) {
+      const trackIds = new Set(this.receiversOf(id).map((r) => r.track.id));
+      const out = { state: pc.connectionState, streamId: this.remote.get(id)?.stream.id ?? null, framesDecoded: 0, frameWidth: 0, frameHeight: 0, audioPackets: 0, audioSamples: 0, audioEnergy: 0, path: null, via: this.peer };
+      report.forEach((s) => {
+        if (s.type !== 'inbound-rtp') return;
+        const mine = s.mid !== undefined ? this.map.get(s.mid)?.from === id : trackIds.has(s.trackIdentifier);
+        if (mine) addInbound(out, s);
+      });
+      result[id] = out;
+    }
+    return result;
+  }
+}
