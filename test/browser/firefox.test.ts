@@ -3,7 +3,8 @@
  * firefox-esr over WebDriver BiDi) with fake devices, against the real
  * Foyer app on SQLite: Firefox and Chromium in one meeting receiving each
  * other's live video (and chat, a raised hand, a reaction and the
- * microphone's shortcut between them), two Firefox participants doing the same, and the
+ * microphone's shortcut between them), two Firefox participants doing the same (and one of them
+ * resuming after its socket is cut, media flowing meanwhile), and the
  * pre-join screen and short-link parameters in Firefox.
  */
 import assert from 'node:assert/strict';
@@ -12,7 +13,10 @@ import type { Browser, Page } from 'playwright-core';
 import { openTestDatabase, type TestDatabase } from '../support/databases.ts';
 import { client, seedOrganization, startServer, type Client, type TestServer } from '../support/server.ts';
 import { firefoxSkipReason, launchFirefox, openFirefoxParticipant, type LaunchedFirefox } from './firefox-support.ts';
-import { answerMedia, browserSkipReason, framesDecoded, HELD_MEDIA_SCRIPT, joinAs, launch, openParticipant, waitForParticipants, type Participant } from './support.ts';
+import { startTcpProxy } from '../support/tcp-proxy.ts';
+import { answerMedia, browserSkipReason, framesDecoded, HELD_MEDIA_SCRIPT, joinAs, launch, openParticipant, waitForGrowth, waitForParticipants, type Participant } from './support.ts';
+import { listed } from './meeting-suite.ts';
+import { peerStates } from './turn-support.ts';
 
 // Firefox first: without it the whole file is about nothing; Chromium is needed for the mixed meeting.
 const skip = firefoxSkipReason() ?? browserSkipReason();
@@ -150,20 +154,40 @@ describe('meeting pages in Firefox', { skip }, () => {
     await closeAll(fox, chrome);
   });
 
-  it('shows two Firefox participants each other\'s live video', async () => {
+  it('shows two Firefox participants each other\'s live video, and keeps it through a cut socket, resuming as the same participant', async () => {
     const created = await api.post('/v3/meeting', { json: { type: 'consultation' } });
     assert.equal(created.status, 201, created.text);
     const url = pageUrl(created.body.redirectUrl);
-    const ann = await inFirefox(url);
-    const bob = await inFirefox(url);
-    await joinAs(ann.page, 'Ann');
-    await joinAs(bob.page, 'Bob');
-    await waitForParticipants(ann.page, ['Ann', 'Bob']);
-    await waitForParticipants(bob.page, ['Ann', 'Bob']);
+    // Ann reaches the server through a TCP proxy: taking it down cuts her socket as a lost network would.
+    const proxy = await startTcpProxy(Number(new URL(server.origin).port));
+    try {
+      const ann = await inFirefox(url.replace(server.origin, `http://127.0.0.1:${proxy.port}`));
+      const bob = await inFirefox(url);
+      await joinAs(ann.page, 'Ann');
+      await joinAs(bob.page, 'Bob');
+      await waitForParticipants(ann.page, ['Ann', 'Bob']);
+      await waitForParticipants(bob.page, ['Ann', 'Bob']);
 
-    await assertLiveRemoteVideo(ann.page, 1, 'Ann (Firefox)');
-    await assertLiveRemoteVideo(bob.page, 1, 'Bob (Firefox)');
-    await closeAll(ann, bob);
+      await assertLiveRemoteVideo(ann.page, 1, 'Ann (Firefox)');
+      await assertLiveRemoteVideo(bob.page, 1, 'Bob (Firefox)');
+
+      const annId = await ann.page.evaluate(() => (window as any).foyer.selfId() as string);
+      await proxy.down();
+      await ann.page.waitForSelector('#notice:has-text("Connection to the meeting lost")', { timeout: 30_000 });
+      await bob.page.waitForSelector(listed('Ann', 'reconnecting to the meeting'), { state: 'attached', timeout: 30_000 });
+      // The socket is gone, not the media: both still decode while Ann is away.
+      for (const p of [ann, bob]) await waitForGrowth(p.page, 'framesDecoded', 10, 30_000);
+      await proxy.up();
+      await ann.page.waitForSelector('#notice:has-text("Connected again. Still here: Bob.")', { timeout: 30_000 });
+      assert.equal(await ann.page.evaluate(() => (window as any).foyer.selfId() as string), annId, 'the same participant');
+      await bob.page.waitForSelector(listed('Ann', 'reconnecting to the meeting'), { state: 'detached', timeout: 30_000 });
+      for (const p of [ann, bob]) await waitForGrowth(p.page, 'framesDecoded', 10, 30_000);
+      // Neither page rebuilt its connection: still the first attempt.
+      for (const p of [ann, bob]) assert.deepEqual(await peerStates(p.page), [{ state: 'connected', attempt: 1 }]);
+      await closeAll(ann, bob);
+    } finally {
+      await proxy.close();
+    }
   });
 
   it('renders the pre-join screen with the fake devices and applies a short link\'s parameters', async () => {
