@@ -1,0 +1,67 @@
+/**
+ * @module test/sfu/meeting-pages
+ * What the SFU suites with real meeting pages share: a camera at a few
+ * frames a second that also counts the page's connections, where a page's
+ * media goes, and waiting until a page decodes everyone.
+ */
+import type { Participant } from '../browser/support.ts';
+import { waitUntil } from '../browser/support.ts';
+
+export const WAIT = 60_000;
+/** Janus probed often, so that a killed one is noticed at once. */
+export const FAST = { probeIntervalMs: 500, downAfterMs: 2500, reconnectDelayMs: 200 };
+
+/**
+ * Each camera runs at a few frames a second (at the page's own size, so simulcast still makes its layers):
+ * all the assertions need, and the pages' encoders and decoders stay within reach of a loaded machine.
+ */
+export function slowCamera(): void {
+  // Counted too: the connections a page made, so that a test can tell that none was rebuilt.
+  const Made = window.RTCPeerConnection;
+  (window as any).connectionsMade = 0;
+  window.RTCPeerConnection = class extends Made {
+    constructor(...args: ConstructorParameters<typeof RTCPeerConnection>) {
+      super(...args);
+      (window as any).connectionsMade += 1;
+    }
+  };
+  const devices = navigator.mediaDevices;
+  const original = devices.getUserMedia.bind(devices);
+  devices.getUserMedia = (constraints?: MediaStreamConstraints) => {
+    const video = constraints?.video;
+    return original(video ? { ...constraints, video: { ...(typeof video === 'object' ? video : {}), frameRate: { max: 8 } } } : constraints);
+  };
+}
+
+export interface Person extends Participant {
+  name: string;
+}
+
+export type Path = { mode: string; connections: number; sfu: unknown };
+export const pathOf = (p: Person): Promise<Path> => p.page.evaluate(() => (window as any).foyer.mediaPath());
+export const frames = (p: Person): Promise<Record<string, number>> => p.page.evaluate(() => (window as any).foyer.framesDecoded());
+export const selfId = (p: Person): Promise<string> => p.page.evaluate(() => (window as any).foyer.selfId());
+
+/**
+ * Waits until `viewer` decodes more than `by` new frames from each of the others it lists. A count that drops
+ * belongs to a new connection (the page rebuilt it): its frames count from zero.
+ */
+export async function decodesEveryone(viewer: Person, others: number, by = 10): Promise<Record<string, number>> {
+  const start = await frames(viewer);
+  let last: Record<string, number> = start;
+  const grown: Record<string, number> = {};
+  return waitUntil(`${viewer.name} decoding video from ${others} others`, async () => {
+    const now = await frames(viewer);
+    for (const [id, n] of Object.entries(now)) {
+      const before = last[id] ?? 0;
+      grown[id] = (grown[id] ?? 0) + (n >= before ? n - before : n);
+    }
+    last = now;
+    const growing = Object.keys(now).filter((id) => grown[id]! > by);
+    return growing.length >= others ? now : undefined;
+  }, { timeout: WAIT, interval: 250 }).catch(async (error: Error) => {
+    const pairs = await viewer.page.evaluate(() => (window as any).foyer.sfuPairs?.()).catch(() => null);
+    throw new Error(`${error.message}; frames ${JSON.stringify(start)} → ${JSON.stringify(last)}; path ${JSON.stringify(await pathOf(viewer))}; pairs ${JSON.stringify(pairs)}`);
+  });
+}
+
