@@ -9,7 +9,7 @@
 import type { Actor } from '../domain/actors.ts';
 import { placeKey, type PlaceRef } from '../domain/presence.ts';
 import type { ServerMessage } from './protocol.ts';
-import type { HeldLink } from './sfu-parking.ts';
+import type { HeldLink } from './sfu-link-role.ts';
 
 /** A connection, as the instance holds it. */
 export interface Held {

@@ -22,6 +22,8 @@ import type { WaitingLists, Watched } from './waiting-lists.ts';
 import type { ClientMessage, ServerMessage, VideoWant } from './protocol.ts';
 import type { Registry } from './registry.ts';
 import type { ParticipantLists } from './participant-lists.ts';
+import type { SfuLinkRole } from './sfu-link-role.ts';
+export type { SfuLinkRole } from './sfu-link-role.ts';
 import type { SfuParking } from './sfu-parking.ts';
 import type { SfuPlaces, SfuRouting } from './sfu-places.ts';
 import type { SignInWatch } from './sign-in-watch.ts';
@@ -137,16 +139,6 @@ export interface ParticipantRole {
   allow(kind: 'chat' | 'reaction'): boolean;
   /** The participant's link to the SFU (created on first use); undefined without an SFU. */
   sfuLink(): SfuLinkRole | undefined;
-}
-
-/** A participant's link to the SFU, as the relay handler uses it (sessions/sfu-link.ts). */
-export interface SfuLinkRole {
-  /** The browser's offer of its sending connection. */
-  offer(sdp: string): void;
-  /** The browser's answer to the subscription's offer (`subscription`: the one the offer named). */
-  answer(sdp: string, subscription?: string): void;
-  /** How much of a participant's video the browser wants. */
-  want(from: string, video: VideoWant): void;
 }
 
 /** A waiting client's session, as its message handlers use it. */

@@ -7,53 +7,8 @@
  * link over without a renegotiation. A resume on another instance (that
  * one's link publishes anew), the end of the grace, or this instance
  * stopping closes the link, which takes the feed out of the SFU room.
- *
- * A link speaks to its participant through a `LinkRelay`: while parked,
- * what it says goes nowhere, and the relay remembers whether anything but
- * a talking event was lost (a subscription offer, an answer): then the
- * resumed page is asked to publish again rather than trust connections
- * that missed a renegotiation.
  */
-import type { PlaceRef } from '../domain/presence.ts';
-import type { ServerMessage } from './protocol.ts';
-import type { SfuLink, SfuLinkOwner } from './sessions/sfu-link.ts';
-
-/** What an SFU link says goes to whichever socket holds its participant now. */
-export class LinkRelay implements SfuLinkOwner {
-  private target: ((message: ServerMessage) => void) | undefined;
-  /** Something the page needed was said while no socket held the participant. */
-  missed = false;
-
-  constructor(
-    readonly id: string,
-    readonly place: PlaceRef,
-    send: (message: ServerMessage) => void,
-    readonly track: <T>(promise: Promise<T>) => Promise<T>,
-  ) {
-    this.target = send;
-  }
-
-  send(message: ServerMessage): void {
-    if (this.target) this.target(message);
-    else if (!(message.type === 'sfu' && message.event === 'talking')) this.missed = true;
-  }
-
-  /** The socket went: what the link says meanwhile is dropped (and noted). */
-  park(): void {
-    this.target = undefined;
-    this.missed = false;
-  }
-
-  /** A resumed socket holds the participant now. */
-  attach(send: (message: ServerMessage) => void): void {
-    this.target = send;
-  }
-}
-
-export interface HeldLink {
-  link: SfuLink;
-  relay: LinkRelay;
-}
+import type { HeldLink } from './sfu-link-role.ts';
 
 export class SfuParking {
   private readonly parked = new Map<string, HeldLink & { timer: NodeJS.Timeout }>();

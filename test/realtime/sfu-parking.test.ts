@@ -7,15 +7,15 @@
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { LinkRelay, SfuParking, type HeldLink } from '../../src/realtime/sfu-parking.ts';
 import type { ServerMessage } from '../../src/realtime/protocol.ts';
-import type { SfuLink } from '../../src/realtime/sessions/sfu-link.ts';
+import { LinkRelay, type HeldLink, type SfuLinkRole } from '../../src/realtime/sfu-link-role.ts';
+import { SfuParking } from '../../src/realtime/sfu-parking.ts';
 
 const place = { kind: 'meeting' as const, id: 'm1' };
 const track = <T>(p: Promise<T>) => p;
 
 function held(closed: string[], id = 'p1', said: ServerMessage[] = []): HeldLink {
-  const link = { close: async () => void closed.push(id) } as unknown as SfuLink;
+  const link = { close: async () => void closed.push(id) } as unknown as SfuLinkRole;
   return { link, relay: new LinkRelay(id, place, (m) => said.push(m), track) };
 }
 

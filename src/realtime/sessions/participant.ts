@@ -27,8 +27,8 @@ import { handleRelay, handleSfuWant } from '../handlers/relay.ts';
 import { CloseCode, knockView, participantView, type ServerMessage } from '../protocol.ts';
 import { TokenBucket } from '../rate-limit.ts';
 import type { Participating } from '../registry.ts';
-import type { ClosedHow, HandlerTable, ParticipantRole, Session, SessionHost } from '../session.ts';
-import { LinkRelay, type HeldLink } from '../sfu-parking.ts';
+import type { ClosedHow, HandlerTable, ParticipantRole, Session, SessionHost, SfuLinkRole } from '../session.ts';
+import { LinkRelay, type HeldLink } from '../sfu-link-role.ts';
 import { SfuLink } from './sfu-link.ts';
 
 /**
@@ -186,7 +186,7 @@ export class ParticipantSession implements Session, Participating, ParticipantRo
     this.connection.close(CloseCode.replaced, 'Continued on another connection.');
   }
 
-  sfuLink(): SfuLink | undefined {
+  sfuLink(): SfuLinkRole | undefined {
     const { sfu, log, track } = this.connection.services;
     // Only once the server moved the place to the SFU: a page cannot place a meeting on Janus by itself.
     if (!sfu || this.left || !this.onSfu) return undefined;
