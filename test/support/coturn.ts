@@ -108,13 +108,13 @@ export function documentedConfig(): string[] {
 /** What the tests set themselves: addresses, ports, names, the secret, and where coturn writes. */
 const REPLACED = new Set(['listening-port', 'tls-listening-port', 'realm', 'server-name', 'static-auth-secret', 'cert', 'pkey', 'min-port', 'max-port', 'external-ip', 'syslog']);
 
-/** docs/video.md's configuration on loopback, without TLS, writing its log to a file. */
-function configFile(dir: string, port: number, secret: string, relay: { min: number; max: number }): string {
+/** docs/video.md's configuration on loopback (relaying from `relayIp`), without TLS, writing its log to a file. */
+function configFile(dir: string, port: number, secret: string, relay: { min: number; max: number }, relayIp: string): string {
   const documented = documentedConfig().filter((line) => !REPLACED.has(line.split('=')[0]!.trim()));
   return [
     ...documented,
     'listening-ip=127.0.0.1',
-    'relay-ip=127.0.0.1',
+    `relay-ip=${relayIp}`,
     `listening-port=${port}`,
     `min-port=${relay.min}`,
     `max-port=${relay.max}`,
@@ -128,6 +128,7 @@ function configFile(dir: string, port: number, secret: string, relay: { min: num
     // allowed-peer-ip wins over the documented denied loopback range.
     'allow-loopback-peers',
     'allowed-peer-ip=127.0.0.1',
+    ...(relayIp === '127.0.0.1' ? [] : [`allowed-peer-ip=${relayIp}`]),
     `log-file=${join(dir, 'turn.log')}`,
     'simple-log',
     'no-stdout-log',
@@ -137,7 +138,13 @@ function configFile(dir: string, port: number, secret: string, relay: { min: num
   ].join('\n');
 }
 
-export async function startCoturn(options: { timeoutMs?: number } = {}): Promise<Coturn> {
+/**
+ * `relayIp`: where relayed media comes from and goes to (default loopback). A local Janus needs this host's own
+ * address: it announces that one, not loopback, and its sockets send out of that interface only (IP_UNICAST_IF),
+ * so nothing it sends reaches a relay on 127.0.0.1; the address is then allowed as a peer, over the documented
+ * denied ranges (a 10.x or 172.x address).
+ */
+export async function startCoturn(options: { timeoutMs?: number; relayIp?: string } = {}): Promise<Coturn> {
   const timeoutMs = options.timeoutMs ?? 15_000;
   const dir = mkdtempSync(join(tmpdir(), 'foyer-coturn-'));
   const secret = randomBytes(24).toString('hex');
@@ -148,7 +155,7 @@ export async function startCoturn(options: { timeoutMs?: number } = {}): Promise
   const min = randomInt(21_000, 32_000 - 200);
   const relayPorts = { min, max: min + 199 };
   const config = join(dir, 'turnserver.conf');
-  writeFileSync(config, configFile(dir, port, secret, relayPorts), { mode: 0o600 });
+  writeFileSync(config, configFile(dir, port, secret, relayPorts, options.relayIp ?? '127.0.0.1'), { mode: 0o600 });
   const logFile = join(dir, 'turn.log');
 
   const child: ChildProcess = existsSync(SETPRIV)

@@ -14,6 +14,7 @@
 // page does not go back to the mesh; a rejoin (a new participant) starts
 // from the mesh again until the server says otherwise.
 import { Mesh } from '../lib/mesh.js';
+import { selectedPath } from '../lib/peer-stats.js';
 import { SFU_PEER, SfuClient } from '../lib/sfu.js';
 
 /** The longest the mesh carries a person after the move when the SFU has not shown them yet. */
@@ -234,14 +235,15 @@ export class MediaPath {
     return result;
   }
 
-  /** Both SFU connections' ICE and DTLS figures and candidate pairs (diagnostics). */
+  /** Both SFU connections' ICE and DTLS figures, candidate pairs and the path media takes (tests and diagnostics). */
   async sfuPairs() {
     if (!this.sfu) return null;
     const describe = async (pc) => {
       if (!pc) return null;
       const out = [];
       const all = new Map();
-      (await pc.getStats()).forEach((s) => all.set(s.id, s));
+      const report = await pc.getStats();
+      report.forEach((s) => all.set(s.id, s));
       const transports = [];
       for (const s of all.values()) {
         if (s.type === 'transport') transports.push(`${s.iceState ?? '-'}/${s.dtlsState} role ${s.iceRole ?? '-'} dtlsRole ${s.dtlsRole ?? '-'} selected ${s.selectedCandidatePairId ?? '-'} pkts ${s.packetsReceived ?? 0}`);
@@ -252,7 +254,7 @@ export class MediaPath {
       }
       const setup = (pc.localDescription?.sdp.match(/a=setup:\w+/g) ?? [])[0];
       const remoteSetup = (pc.remoteDescription?.sdp.match(/a=setup:\w+/g) ?? [])[0];
-      return { conn: pc.connectionState, ice: pc.iceConnectionState, setup, remoteSetup, transports, pairs: out };
+      return { conn: pc.connectionState, ice: pc.iceConnectionState, setup, remoteSetup, transports, pairs: out, path: selectedPath(report) };
     };
     return { pub: await describe(this.sfu.pub), sub: await describe(this.sfu.sub) };
   }

@@ -112,7 +112,7 @@ export function addInbound(out, s) {
 }
 
 /** The candidate types and ports of the path media takes ('host', 'srflx', 'prflx', 'relay'), or null before there is one. */
-function selectedPath(report) {
+export function selectedPath(report) {
   const all = new Map();
   report.forEach((s) => all.set(s.id, s));
   const stats = [...all.values()];
