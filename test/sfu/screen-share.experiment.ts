@@ -8,9 +8,9 @@
  * camera and her screen, and show the screen as the large tile, her camera
  * still in a tile of its own; Ann sees her own screen in her tile, as on
  * the mesh. When she stops, the screen's tile goes and her camera keeps
- * decoding; when she shares again, it comes back on the same connections.
- * The mesh keeps today's way (the screen in the camera's place), proven by
- * the browser suites.
+ * decoding; when she shares again, the same m-lines carry it again. The
+ * mesh keeps today's way (the screen in the camera's place), proven by the
+ * browser suites.
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
@@ -187,7 +187,7 @@ describe('a screen shared through the SFU (Chromium, a local Janus)', { skip, ti
     }));
     mark('stopped');
 
-    // Sharing again turns the screen's m-line of Ann's connection back on.
+    // Sharing again reuses the screen's m-line on Ann's connection and an m-line of Bob's subscription.
     await ann.page.click('#share');
     await decodes(bob, annId, { screen: true });
     await waitUntil("Bob showing Ann's screen again", async () => /\bon-stage\b/.test((await tileOf(bob, screenTile))?.classes ?? ''), { timeout: WAIT });
