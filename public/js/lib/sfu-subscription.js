@@ -2,9 +2,7 @@
 // page's SFU media (lib/sfu.js): everyone else on one RTCPeerConnection.
 // The SFU offers, this page answers, again whenever people come and go.
 // Before each offer the server says which participant each m-line carries
-// (`sfu` `streams`); each participant's microphone and camera become one
-// MediaStream, and a screen they share another (`onScreen`): it is shown
-// in a tile of its own, beside their camera.
+// (`sfu` `streams`); each participant's tracks become one MediaStream.
 //
 // One connection per subscription, which the server names (`session`):
 // Janus gives each of its offers a new o= session, renegotiations included,
@@ -15,27 +13,22 @@ import { MEDIA_BOUND_MS } from './peer-health.js';
 import { addInbound } from './peer-stats.js';
 
 export class SfuSubscription {
-  /**
-   * `gathered(pc)`: waits for the answer's candidates; `onFailed()`: the connection failed or never connected (start
-   * over); `onScreen(id, stream)`: the screen `id` shares arrived, or went (null).
-   */
-  constructor({ iceServers, iceTransportPolicy, send, boundMs, gathered, onStream, onGone, onScreen, onFailed, peer }) {
-    Object.assign(this, { iceServers, iceTransportPolicy, send, boundMs, gathered, onStream, onGone, onScreen, onFailed, peer });
+  /** `gathered(pc)`: waits for the answer's candidates; `onFailed()`: the connection failed or never connected (start over). */
+  constructor({ iceServers, iceTransportPolicy, send, boundMs, gathered, onStream, onGone, onFailed, peer }) {
+    Object.assign(this, { iceServers, iceTransportPolicy, send, boundMs, gathered, onStream, onGone, onFailed, peer });
     this.pc = null;
     this.session = null;
-    /** mid → { from, kind, source } of the subscription, as of its last offer; the next offer's map waits in `pendingMap`. */
+    /** mid → { from, kind } of the subscription, as of its last offer; the next offer's map waits in `pendingMap`. */
     this.map = new Map();
     this.pendingMap = null;
     /** Each remote participant's stream, and the tracks it was made of. */
     this.remote = new Map();
-    /** Each sharing participant's screen: its stream and track. */
-    this.screens = new Map();
     this.chain = Promise.resolve();
   }
 
   /** The server's `sfu` `streams`: what the next offer's m-lines carry. */
   streams(list) {
-    this.pendingMap = new Map(list.map((s) => [s.mid, { from: s.from, kind: s.kind, source: s.source ?? (s.kind === 'video' ? 'camera' : null) }]));
+    this.pendingMap = new Map(list.map((s) => [s.mid, { from: s.from, kind: s.kind }]));
   }
 
   /** An offer from the SFU: in order among themselves, but not holding up the page's other messages while candidates gather. */
@@ -72,30 +65,14 @@ export class SfuSubscription {
     this.send({ type: 'answer', to: this.peer, sdp: pc.localDescription.sdp, ...(session ? { session } : {}) });
   }
 
-  /** Each participant's tracks of the subscription as one stream, their screen as another: new streams whenever they change. */
+  /** Each participant's tracks of the subscription as one stream: a new stream whenever they change. */
   regroup() {
     const tracks = new Map();
-    const screens = new Map();
     for (const t of this.pc?.getTransceivers() ?? []) {
       const carried = t.mid !== null && this.map.get(t.mid);
       if (!carried || t.currentDirection === 'inactive') continue;
-      if (carried.source === 'screen') {
-        screens.set(carried.from, t.receiver.track);
-        continue;
-      }
       if (!tracks.has(carried.from)) tracks.set(carried.from, []);
       tracks.get(carried.from).push(t.receiver.track);
-    }
-    for (const [id, track] of screens) {
-      if (this.screens.get(id)?.track === track) continue;
-      const stream = new MediaStream([track]);
-      this.screens.set(id, { stream, track });
-      this.onScreen(id, stream);
-    }
-    for (const id of [...this.screens.keys()]) {
-      if (screens.has(id)) continue;
-      this.screens.delete(id);
-      this.onScreen(id, null);
     }
     for (const [id, list] of tracks) {
       const known = this.remote.get(id);
@@ -133,16 +110,13 @@ export class SfuSubscription {
     this.stopped = true;
     this.close();
     for (const id of [...this.remote.keys()]) this.onGone(id);
-    for (const id of [...this.screens.keys()]) this.onScreen(id, null);
     this.remote.clear();
-    this.screens.clear();
     this.map.clear();
   }
 
-  /** Receivers of the subscription by participant (their screen's aside). */
+  /** Receivers of the subscription by participant. */
   receiversOf(id) {
-    const theirs = (t) => t.mid !== null && this.map.get(t.mid)?.from === id && this.map.get(t.mid).source !== 'screen';
-    return (this.pc?.getTransceivers() ?? []).filter(theirs).map((t) => t.receiver);
+    return (this.pc?.getTransceivers() ?? []).filter((t) => t.mid !== null && this.map.get(t.mid)?.from === id).map((t) => t.receiver);
   }
 
   audioLevels() {
@@ -158,7 +132,7 @@ export class SfuSubscription {
     return levels;
   }
 
-  /** Inbound figures per participant (by the tracks the subscription maps to them); a shared screen's apart, as `screen`. */
+  /** Inbound figures per participant (by the tracks the subscription maps to them). */
   async stats() {
     const result = {};
     const pc = this.pc;
@@ -167,19 +141,11 @@ export class SfuSubscription {
     for (const id of this.remote.keys()) {
       const trackIds = new Set(this.receiversOf(id).map((r) => r.track.id));
       const out = { state: pc.connectionState, streamId: this.remote.get(id)?.stream.id ?? null, framesDecoded: 0, frameWidth: 0, frameHeight: 0, audioPackets: 0, audioSamples: 0, audioEnergy: 0, path: null, via: this.peer };
-      const screen = this.screens.get(id);
-      const shared = screen ? { framesDecoded: 0, frameWidth: 0, frameHeight: 0 } : null;
       report.forEach((s) => {
         if (s.type !== 'inbound-rtp') return;
-        const carried = s.mid !== undefined ? this.map.get(s.mid) : undefined;
-        if (carried && carried.from !== id) return;
-        const ofScreen = carried ? carried.source === 'screen' : Boolean(screen) && s.trackIdentifier === screen.track.id;
-        if (ofScreen) {
-          if (shared) addInbound(shared, s);
-        }
-        else if (carried || trackIds.has(s.trackIdentifier)) addInbound(out, s);
+        const mine = s.mid !== undefined ? this.map.get(s.mid)?.from === id : trackIds.has(s.trackIdentifier);
+        if (mine) addInbound(out, s);
       });
-      if (shared) out.screen = shared;
       result[id] = out;
     }
     return result;
