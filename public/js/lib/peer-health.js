@@ -115,6 +115,21 @@ export class PeerHealth {
     this.arm();
   }
 
+  /**
+   * Part of the peer's media that this health does not watch stopped (the
+   * SFU's receiving connection failed, or a new one has not connected in
+   * time): shown as reconnecting, with the remedies in order and their
+   * backoff. Before the first media the current attempt's bound decides.
+   */
+  lost() {
+    if (this.stopped || this.state !== 'connected') return;
+    this.attempt = 1;
+    this.restarted = false;
+    this.report('reconnecting');
+    this.restartIce();
+    this.arm();
+  }
+
   stop() {
     this.stopped = true;
     clearTimeout(this.timer);

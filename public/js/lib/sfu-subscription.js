@@ -13,9 +13,15 @@ import { MEDIA_BOUND_MS } from './peer-health.js';
 import { addInbound } from './peer-stats.js';
 
 export class SfuSubscription {
-  /** `gathered(pc)`: waits for the answer's candidates; `onFailed()`: the connection failed or never connected (start over). */
-  constructor({ iceServers, iceTransportPolicy, send, boundMs, gathered, onStream, onGone, onFailed, peer }) {
-    Object.assign(this, { iceServers, iceTransportPolicy, send, boundMs, gathered, onStream, onGone, onFailed, peer });
+  /**
+   * `gathered(pc)`: waits for the answer's candidates; `onLost()`: the
+   * connection failed, or has not connected within the media bound. What
+   * to do then is the connection health's: starting both connections over
+   * at once would make the SFU renegotiate everyone else's subscription
+   * with each try, and under load those tries spread from page to page.
+   */
+  constructor({ iceServers, iceTransportPolicy, send, boundMs, gathered, onStream, onGone, onLost, peer }) {
+    Object.assign(this, { iceServers, iceTransportPolicy, send, boundMs, gathered, onStream, onGone, onLost, peer });
     this.pc = null;
     this.session = null;
     /** mid → { from, kind } of the subscription, as of its last offer; the next offer's map waits in `pendingMap`. */
@@ -45,13 +51,12 @@ export class SfuSubscription {
       const pc = new RTCPeerConnection({ iceServers: this.iceServers, iceTransportPolicy: this.iceTransportPolicy });
       this.pc = pc;
       this.session = session;
-      // The health follows the publishing connection's states; a subscription that fails, or has not connected
-      // within the media bound, starts both over.
+      // The health follows the publishing connection's states; this one it hears of when it fails or stalls.
       pc.addEventListener('connectionstatechange', () => {
-        if (this.pc === pc && pc.connectionState === 'failed') this.onFailed();
+        if (this.pc === pc && pc.connectionState === 'failed') this.onLost();
       });
       setTimeout(() => {
-        if (this.pc === pc && !this.stopped && pc.connectionState !== 'connected') this.onFailed();
+        if (this.pc === pc && !this.stopped && pc.connectionState !== 'connected') this.onLost();
       }, this.boundMs ?? MEDIA_BOUND_MS);
     }
     const pc = this.pc;

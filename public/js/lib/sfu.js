@@ -67,7 +67,7 @@ export class SfuClient {
   constructor({ iceServers, iceTransportPolicy = 'all', send, onStream, onGone, onState = () => {}, onTalking = () => {}, boundMs, simulcast = true }) {
     Object.assign(this, { iceServers, iceTransportPolicy, send, onStream, onGone, onState, onTalking, simulcast, boundMs });
     this.pub = null;
-    this.subscription = new SfuSubscription({ iceServers, iceTransportPolicy, send, boundMs, gathered, onStream, onGone, onFailed: () => this.rebuild(), peer: SFU_PEER });
+    this.subscription = new SfuSubscription({ iceServers, iceTransportPolicy, send, boundMs, gathered, onStream, onGone, onLost: () => this.health.lost(), peer: SFU_PEER });
     this.localStream = null;
     this.audioTrack = null;
     this.videoTrack = null;

@@ -99,25 +99,8 @@ export class SfuSubscription {
     const wanted = [...this.feeds.keys()].filter((feed) => !this.subscribed.has(feed));
     if (wanted.length === 0) return;
     for (const feed of wanted) this.subscribed.add(feed);
-    const streams = wanted.map((feed) => ({ feed }));
     try {
-      if (!this.handle) {
-        const sub = await this.link.server.attach();
-        // Janus offers again by itself when a publisher leaves (autoupdate).
-        sub.on(VideoRoomPlugin.EVENT.VIDEOROOM_UPDATED, (e: { streams?: VideoRoomStream[]; jsep?: { type: 'offer'; sdp: string } }) => {
-          if (e.jsep && this.link.current() && this.handle === sub) this.offer(e.streams ?? sub.streams ?? [], e.jsep.sdp);
-        });
-        const result = await sub.joinSubscriber({ room: this.link.room, streams, autoupdate: true }).catch(async (error: unknown) => {
-          await sub.detach().catch(() => {});
-          throw error;
-        });
-        this.handle = sub;
-        this.id = randomBytes(9).toString('base64url');
-        if (result.jsep) this.offer(result.streams, result.jsep.sdp);
-      } else {
-        const result = await this.handle.update({ subscribe: streams });
-        if (result.jsep) this.offer(result.streams ?? this.handle.streams ?? [], result.jsep.sdp);
-      }
+      await this.request(wanted);
     } catch (error) {
       for (const feed of wanted) this.subscribed.delete(feed);
       if (videoRoomErrorCode(error) !== NO_SUCH_FEED || wanted.length === 1) {
@@ -125,25 +108,51 @@ export class SfuSubscription {
         for (const feed of wanted) this.feeds.delete(feed);
         throw error;
       }
-      // One of several went away (a publisher starting over): the others are still wanted, each on its own.
-      if (!this.handle) throw error;
+      // One of several went away (a publisher starting over): the others are still wanted, each on its own,
+      // the first of them joining the subscription if this was to be its start.
       for (const feed of wanted) this.link.run('subscribe', () => this.subscribeOne(feed));
     }
   }
 
   /** After a failed batch: one feed at a time, so one that went away cannot keep the others out. */
   private async subscribeOne(feed: number): Promise<void> {
-    if (!this.link.current() || !this.handle || !this.feeds.has(feed) || this.subscribed.has(feed)) return;
+    if (!this.link.current() || !this.feeds.has(feed) || this.subscribed.has(feed)) return;
     if (this.awaitingAnswer) return; // the answer's step subscribes everyone still missing
     this.subscribed.add(feed);
     try {
-      const result = await this.handle.update({ subscribe: [{ feed }] });
-      if (result.jsep) this.offer(result.streams ?? this.handle.streams ?? [], result.jsep.sdp);
+      await this.request([feed]);
     } catch (error) {
       this.subscribed.delete(feed);
       this.feeds.delete(feed);
       throw error;
     }
+  }
+
+  /** Asks Janus to carry `feeds` too: joining the room as a subscriber the first time, updating the subscription after. */
+  private async request(feeds: number[]): Promise<void> {
+    const streams = feeds.map((feed) => ({ feed }));
+    if (this.handle) {
+      const result = await this.handle.update({ subscribe: streams });
+      if (result.jsep) this.offer(result.streams ?? this.handle.streams ?? [], result.jsep.sdp);
+      return;
+    }
+    const sub = await this.link.server.attach();
+    // Janus offers again by itself when a publisher leaves (autoupdate).
+    sub.on(VideoRoomPlugin.EVENT.VIDEOROOM_UPDATED, (e: { streams?: VideoRoomStream[]; jsep?: { type: 'offer'; sdp: string } }) => {
+      if (e.jsep && this.link.current() && this.handle === sub) this.offer(e.streams ?? sub.streams ?? [], e.jsep.sdp);
+    });
+    const result = await sub.joinSubscriber({ room: this.link.room, streams, autoupdate: true }).catch(async (error: unknown) => {
+      await sub.detach().catch(() => {});
+      throw error;
+    });
+    if (!this.link.current()) {
+      // The link moved on while Janus answered: this handle is nobody's.
+      await sub.detach().catch(() => {});
+      return;
+    }
+    this.handle = sub;
+    this.id = randomBytes(9).toString('base64url');
+    if (result.jsep) this.offer(result.streams, result.jsep.sdp);
   }
 
   private offer(streams: VideoRoomStream[], sdp: string): void {
