@@ -9,7 +9,7 @@
  * connection is renegotiated when publishers come and go, what the talking
  * events look like. Figures are printed; docs/video.md ("The SFU") records
  * them. (Firefox through the SFU, and upload per person, are covered by the
- * meeting tests beside this one, test/sfu/meeting-sfu*.experiment.ts.)
+ * meeting tests beside this one, test/sfu/meeting-sfu.test.ts and meeting-sfu-instances.experiment.ts.)
  */
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
