@@ -1,4 +1,4 @@
-// The browser side of the SFU media spike (test/sfu/media-spike.test.ts):
+// The browser side of the SFU media spike (test/sfu/media-spike.experiment.ts):
 // one publishing RTCPeerConnection (camera with three simulcast layers,
 // microphone) and one receiving RTCPeerConnection for everyone else, with
 // the offers and answers carried by the test itself (no trickle: each

@@ -1,8 +1,10 @@
 /**
- * Meetings on the SFU through a real TURN relay, in headless Chromium:
- * coturn on loopback (test/support/coturn.ts), a Foyer that starts its own
- * Janus, every page relay-only (ICE_TRANSPORT_POLICY=relay). One browser
- * session runs the scenarios in order:
+ * Meetings on the SFU through a real TURN relay, in headless Chromium and
+ * Firefox (two Chromium pages, one Firefox page, in every meeting): coturn
+ * on loopback (test/support/coturn.ts), its relay addresses on this host's
+ * own address, a Foyer that starts its own Janus, every page relay-only
+ * (ICE_TRANSPORT_POLICY=relay). Nothing leaves the machine. The scenarios
+ * run in order:
  * - three people move to the SFU and each decodes the two others through
  *   its two connections, both on a relay-to-Janus path (coturn allocated
  *   for each page's credential and, once they leave, logs what it relayed);
@@ -21,11 +23,12 @@ import { loadConfig } from '../../src/config.ts';
 import { coturnSkipReason, startCoturn, type Coturn } from '../support/coturn.ts';
 import { openTestDatabase, type TestDatabase } from '../support/databases.ts';
 import { client, seedOrganization, startServer, type Client, type TestServer } from '../support/server.ts';
+import { firefoxSkipReason, launchFirefox, type LaunchedFirefox } from '../browser/firefox-support.ts';
 import { browserSkipReason, joinAs, launch, openParticipant, waitForParticipants, waitUntil, type Participant } from '../browser/support.ts';
 import { pageIce, peerStates, tileIn, turnCredential } from '../browser/turn-support.ts';
 import { JANUS_BIN, janusSkipReason, testRtpPorts } from './support.ts';
 
-const skip = coturnSkipReason() ?? janusSkipReason() ?? browserSkipReason();
+const skip = coturnSkipReason() ?? janusSkipReason() ?? browserSkipReason() ?? firefoxSkipReason();
 const WAIT = 60_000;
 const FAST = { probeIntervalMs: 500, downAfterMs: 2500, reconnectDelayMs: 200 };
 
@@ -35,6 +38,8 @@ const FAST = { probeIntervalMs: 500, downAfterMs: 2500, reconnectDelayMs: 200 };
  */
 function slowCamera(): void {
   const devices = navigator.mediaDevices;
+  // Firefox runs init scripts in its first about:blank too, which has no media devices.
+  if (!devices) return;
   const original = devices.getUserMedia.bind(devices);
   devices.getUserMedia = (constraints?: MediaStreamConstraints) => {
     const video = constraints?.video;
@@ -73,12 +78,13 @@ async function decodesEveryone(viewer: Person, others: number, by = 10): Promise
 /** Each page's view of the two others, as [page, other's name]. */
 const viewsOf = (people: Person[]) => people.flatMap((p) => people.filter((o) => o !== p).map((o) => [p, o.name] as const));
 
-describe('meetings on the SFU through a TURN relay (Chromium, a local Janus, relay-only)', { skip, timeout: 600_000 }, () => {
+describe('meetings on the SFU through a TURN relay (two Chromium pages and a Firefox one, a local Janus, relay-only)', { skip, timeout: 600_000 }, () => {
   let turn: Coturn;
   let db: TestDatabase;
   let server: TestServer;
   let api: Client;
   let browser: Browser;
+  let ff: LaunchedFirefox;
   const rtpPorts = testRtpPorts();
   let people: Person[] = [];
   /** This host's address, where the relay's allocations are (Janus sends nothing to loopback: see startCoturn). */
@@ -99,10 +105,13 @@ describe('meetings on the SFU through a TURN relay (Chromium, a local Janus, rel
     await waitUntil('the local Janus up', async () => server.sfu!.health() === 'ok', { timeout: 30_000 });
     api = client(server.baseUrl, await seedOrganization(server.ctx, 'basic'));
     browser = await launch();
+    // Firefox uses the loopback interface for ICE only when told to (the relay is on 127.0.0.1).
+    ff = await launchFirefox({ 'media.peerconnection.ice.loopback': true });
   });
 
   after(async () => {
     await browser?.close();
+    await ff?.close();
     await server?.close();
     await db?.dispose();
     await turn?.stop();
@@ -115,18 +124,27 @@ describe('meetings on the SFU through a TURN relay (Chromium, a local Janus, rel
     return server.origin + redirect.pathname + redirect.search;
   }
 
-  /** Ann, Bob and Cat join `url` one after the other: the third moves the meeting to the SFU. */
+  /** A Firefox participant (its preferences grant camera and microphone). */
+  async function openFirefox(url: string, prepare: (page: Page) => Promise<void>): Promise<Participant> {
+    const context = await ff.browser.newContext();
+    const page = await context.newPage();
+    page.on('pageerror', (error) => console.log(`# firefox page error: ${error.message}`));
+    await prepare(page);
+    await page.goto(url);
+    return { context, page };
+  }
+
+  /** Ann and Bob (Chromium) and Cat (Firefox) join `url` one after the other: the third moves the meeting to the SFU. */
   async function threeJoin(url: string, setup?: (page: Page) => Promise<unknown>): Promise<Person[]> {
     const joined: Person[] = [];
+    // A loaded machine can take more than the default 30 s to load a page or click.
+    const prepare = async (page: Page) => {
+      page.setDefaultTimeout(WAIT);
+      await page.addInitScript(slowCamera);
+      await setup?.(page);
+    };
     for (const name of ['Ann', 'Bob', 'Cat']) {
-      const p = await openParticipant(browser, url, {
-        // A loaded machine can take more than the default 30 s to load a page or click.
-        setup: async (page) => {
-          page.setDefaultTimeout(WAIT);
-          await page.addInitScript(slowCamera);
-          await setup?.(page);
-        },
-      });
+      const p = name === 'Cat' ? await openFirefox(url, prepare) : await openParticipant(browser, url, { setup: prepare });
       await joinAs(p.page, name, WAIT);
       // A page that reloads loses this mark.
       await p.page.evaluate(() => ((window as any).notReloaded = true));
