@@ -165,8 +165,11 @@ export const SFU_PEER = 'sfu';
 export type SfuMessage =
   /** The place's media goes through the SFU from now on: publish to `sfu` (again, with `restart`: the SFU changed). */
   | { type: 'sfu'; event: 'use'; restart: boolean }
-  /** Which participant each receiving m-line (by mid) carries, for the subscription offer that follows. */
-  | { type: 'sfu'; event: 'streams'; streams: Array<{ mid: string; kind: 'audio' | 'video'; from: string }> }
+  /**
+   * Which participant each receiving m-line (by mid) carries, for the subscription offer that follows;
+   * a video's `source` says whether it is their camera or a screen they share.
+   */
+  | { type: 'sfu'; event: 'streams'; streams: Array<{ mid: string; kind: 'audio' | 'video'; from: string; source?: 'camera' | 'screen' }> }
   /** Who is speaking, from the SFU's audio levels. */
   | { type: 'sfu'; event: 'talking'; from: string; talking: boolean };
 

@@ -88,6 +88,10 @@ declare module 'janode/plugins/videoroom' {
     feed_id?: number;
     feed_mid?: string;
     feed_display?: string;
+    /** The publisher's `descriptions` text of the stream (Foyer: `camera` or `screen`). */
+    feed_description?: string;
+    /** Publisher streams: the text its publisher gave with `descriptions`. */
+    description?: string;
     send?: boolean;
     ready?: boolean;
   }

@@ -1,7 +1,7 @@
 /** Which layer of each received video the SFU link asks Janus for (sfu-steps.ts, layerSpecs). */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { layerSpecs } from '../../src/realtime/sessions/sfu-steps.ts';
+import { layerSpecs, publishedDescriptions } from '../../src/realtime/sessions/sfu-steps.ts';
 import type { VideoWant } from '../../src/realtime/protocol.ts';
 
 describe('SFU layer choice', () => {
@@ -24,5 +24,26 @@ describe('SFU layer choice', () => {
     // Three present for two slots: the earliest want is paused.
     const three = new Map([['a', '1'], ['b', '3'], ['gone', '5']]);
     assert.deepEqual(layerSpecs(wants, three, 2).map((s) => s.send), [false, true, true]);
+  });
+});
+
+describe('SFU shared screens', () => {
+  it('sends every shared screen whole, outside the video slots, whatever its sharer’s camera gets', () => {
+    const wants = new Map<string, VideoWant>([['a', 'off'], ['b', 'low']]);
+    const cameras = new Map([['a', '1'], ['b', '3']]);
+    assert.deepEqual(layerSpecs(wants, cameras, 1, ['5']), [
+      { mid: '1', send: false },
+      { mid: '3', send: true, substream: 0 },
+      { mid: '5', send: true },
+    ]);
+  });
+
+  it('tells Janus the publishing offer’s first video is the camera and a later one the screen', () => {
+    const sdp = ['v=0', 'o=- 42 2 IN IP4 127.0.0.1', 's=-', 'm=audio 9 UDP/TLS/RTP/SAVPF 111', 'a=mid:0', 'm=video 9 UDP/TLS/RTP/SAVPF 96', 'a=mid:1', 'm=video 9 UDP/TLS/RTP/SAVPF 96', 'a=mid:2', ''].join('\r\n');
+    assert.deepEqual(publishedDescriptions(sdp), [
+      { mid: '1', description: 'camera' },
+      { mid: '2', description: 'screen' },
+    ]);
+    assert.deepEqual(publishedDescriptions(sdp.split('m=video')[0]!), []);
   });
 });

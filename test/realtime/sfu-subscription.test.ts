@@ -9,6 +9,9 @@ import type { JanusServer } from '../../src/sfu/janus-server.ts';
 import { SfuSubscription, type SubscriptionLink } from '../../src/realtime/sessions/sfu-subscription.ts';
 import type { ServerMessage } from '../../src/realtime/protocol.ts';
 
+/** A publisher as the room lists it: a microphone and a camera. */
+const publisher = (feed: number, display: string) => ({ feed, display, streams: [{ type: 'audio', mid: '0' }, { type: 'video', mid: '1' }] });
+
 const NO_SUCH_FEED = Object.assign(new Error('428 No such feed'), { _code: 428 });
 
 /** A subscriber handle that knows which feeds still publish: asking for a gone one fails as Janus does. */
@@ -29,8 +32,8 @@ function fakeJanus(publishing: Set<number>) {
     streams: [],
     on() {},
     detach: () => Promise.resolve(),
-    joinSubscriber: ({ streams }: { streams: Array<{ feed: number }> }) => answer(streams.map((s) => s.feed)),
-    update: ({ subscribe }: { subscribe: Array<{ feed: number }> }) => answer(subscribe.map((s) => s.feed)),
+    joinSubscriber: ({ streams }: { streams: Array<{ feed: number }> }) => answer([...new Set(streams.map((s) => s.feed))]),
+    update: ({ subscribe }: { subscribe: Array<{ feed: number }> }) => answer([...new Set(subscribe.map((s) => s.feed))]),
     start: () => Promise.resolve({}),
     configure: () => Promise.resolve({}),
   };
@@ -67,7 +70,7 @@ describe('SFU subscription', () => {
     const janus = fakeJanus(new Set([11, 12]));
     const { value, sent } = link(janus.server);
     const subscription = new SfuSubscription(value, () => 10);
-    subscription.publishers([{ feed: 10, display: 'me' }, { feed: 11, display: 'ann' }, { feed: 12, display: 'bob' }] as never);
+    subscription.publishers([publisher(10, 'me'), publisher(11, 'ann'), publisher(12, 'bob')] as never);
     await value.idle();
     assert.deepEqual(janus.requests, [[11, 12]]);
     const streams = sent.find((m) => m.type === 'sfu') as { streams: Array<{ from: string }> };
@@ -81,7 +84,7 @@ describe('SFU subscription', () => {
     const janus = fakeJanus(new Set([11]));
     const { value, sent } = link(janus.server);
     const subscription = new SfuSubscription(value, () => 10);
-    subscription.publishers([{ feed: 11, display: 'ann' }, { feed: 12, display: 'bob' }] as never);
+    subscription.publishers([publisher(11, 'ann'), publisher(12, 'bob')] as never);
     await value.idle();
     // Ann alone next; Bob's old feed is not asked for again while the browser holds the offer.
     assert.deepEqual(janus.requests, [[11, 12], [11]]);

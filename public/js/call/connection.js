@@ -13,7 +13,7 @@ import { showPrejoin } from './prejoin.js';
 import { announceHands, onReaction } from './reactions.js';
 import { cancelReconnect, reconnectLater, resetBackoff } from './reconnect.js';
 import { refresh, renderCall } from './screen.js';
-import { announced, audioTrack, cameraTrack, remember } from './tracks.js';
+import { announced, remember, sentTracks } from './tracks.js';
 
 /** Connects and joins as `state.name`, sending what `state` says is on. */
 export async function connect(c) {
@@ -25,8 +25,8 @@ export async function connect(c) {
   previous?.close();
   state.phase = 'joining';
   state.leaving = false;
-  // A rejoin while sharing keeps sending the screen, not the camera behind it.
-  c.media.setLocalTracks(state.stream, audioTrack(state), state.screenTrack ?? cameraTrack(state));
+  // A rejoin while sharing keeps sending the screen.
+  c.media.setLocalTracks(...sentTracks(state));
   const signalling = new Signalling(settings.wsPath, {
     onMessage: (m) => {
       if (state.signalling !== signalling) return;
@@ -76,7 +76,7 @@ function onWelcome(c, m) {
   c.media.setSelf(m.you.id);
   // What is sent is what the page has now: the devices may have changed
   // since the join was sent (a camera that answered late, a long knock).
-  c.media.setLocalTracks(state.stream, audioTrack(state), state.screenTrack ?? cameraTrack(state));
+  c.media.setLocalTracks(...sentTracks(state));
   state.participants = m.participants;
   // What this server relays besides media (chat, hands, reactions): the page offers only that.
   c.features = new Set(Array.isArray(m.features) ? m.features : []);

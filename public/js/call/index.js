@@ -21,7 +21,7 @@ import { refresh, relayout } from './screen.js';
 import { openSettings } from './settings.js';
 import { listenForShortcuts } from './shortcuts.js';
 import { feedLevels, setActiveSpeaker } from './speaking.js';
-import { attachStream, renderPeerState, setQuality } from './tiles.js';
+import { attachStream, renderPeerState, screenTileId, setQuality, showScreen } from './tiles.js';
 import { renderPeople } from './people.js';
 import { announced, audioTrack } from './tracks.js';
 
@@ -41,6 +41,8 @@ export function createCall(page, { onEnd = null, waitingCall = false } = {}) {
     ...page,
     options: { waitingCall },
     tiles: new Map(),
+    /** Screens shared as streams of their own (through the SFU), by sharer: each is shown in a tile of its own. */
+    screens: new Map(),
     /** Messages and closes are handled one at a time, in the order they came. */
     queue: Promise.resolve(),
     backoff: newBackoff(),
@@ -77,6 +79,7 @@ export function createCall(page, { onEnd = null, waitingCall = false } = {}) {
       const tile = c.tiles.get(id);
       if (tile) tile.video.srcObject = null;
     },
+    onScreen: (id, stream) => showScreen(c, id, stream),
     onPeerState: (id, s) => onPeerState(c, id, s),
     // Through the SFU, Janus's audio levels name who speaks (the rings still come from the audio received).
     onTalking: (id, talking) => {
@@ -153,8 +156,7 @@ export function createCall(page, { onEnd = null, waitingCall = false } = {}) {
 
 function onPeerState(c, id, s) {
   c.peerStates.set(id, { state: s.state, attempt: s.attempt ?? 0, hint: s.hint });
-  const tile = c.tiles.get(id);
-  if (tile) renderPeerState(c, tile);
+  for (const tile of [c.tiles.get(id), c.tiles.get(screenTileId(id))]) if (tile) renderPeerState(c, tile);
   renderPeople(c);
 }
 

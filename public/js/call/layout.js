@@ -6,7 +6,9 @@
 // - two people: the other fills the stage, your own picture is a small
 //   picture-in-picture (movable on desktop, see pip.js);
 // - a shared screen, a pinned person, or the speaker view: one person on
-//   the stage, everyone else in a strip beside it (below it on phones);
+//   the stage, everyone else in a strip beside it (below it on phones). A
+//   screen that arrives as a stream of its own (through an SFU) is one more
+//   remote, `screen: true`, beside its sharer's camera (screen.js);
 // - otherwise a grid sized to fill the screen.
 //
 // At most `maxVideos` tiles besides the stage get video; the others show

@@ -9,7 +9,7 @@
 // renegotiating (devices.js).
 import { getLocalMedia, getScreen } from '../lib/media.js';
 import { rememberedDevice } from './devices.js';
-import { announced, audioTrack, cameraTrack } from './tracks.js';
+import { announced, audioTrack, cameraTrack, sentTracks } from './tracks.js';
 
 /** What went wrong with a device, from the browser's error: never shown by its raw name. */
 export function problemOf(error) {
@@ -42,7 +42,7 @@ export function sendMedia(c) {
 /** After any change of tracks: the media source sends them, the others are told, the screen shows it. */
 export function tracksChanged(c) {
   const { state } = c;
-  c.media.setLocalTracks(state.stream, audioTrack(state), state.screenTrack ?? cameraTrack(state));
+  c.media.setLocalTracks(...sentTracks(state));
   sendMedia(c);
   c.refresh();
   c.emit('media');

@@ -13,6 +13,10 @@
 // the place stays there until it ends (docs/video.md says why), so this
 // page does not go back to the mesh; a rejoin (a new participant) starts
 // from the mesh again until the server says otherwise.
+//
+// A shared screen takes the camera's place on the mesh (one video per
+// connection, as before); on the SFU it is a stream of its own beside the
+// camera (`onScreen`), shown once that person is handed over.
 import { Mesh } from '../lib/mesh.js';
 import { selectedPath } from '../lib/peer-stats.js';
 import { SFU_PEER, SfuClient } from '../lib/sfu.js';
@@ -42,7 +46,8 @@ export class MediaPath {
     this.viaSfu = new Set();
     this.sfuState = null;
     this.participants = [];
-    this.local = [null, null, null];
+    /** This page's stream, microphone, camera and shared screen. */
+    this.local = [null, null, null, null];
     this.handover = undefined;
   }
 
@@ -63,15 +68,16 @@ export class MediaPath {
     this.mesh.setSelf(id);
   }
 
-  setLocalTracks(stream, audio, video) {
-    this.local = [stream, audio, video];
-    this.mesh.setLocalTracks(stream, audio, video);
-    this.sfu?.setLocalTracks(stream, audio, video);
+  /** `video` is the camera; `screen`, while one is shared, replaces it on the mesh and goes beside it through the SFU. */
+  setLocalTracks(stream, audio, video, screen = null) {
+    this.local = [stream, audio, video, screen];
+    this.mesh.setLocalTracks(stream, audio, screen ?? video);
+    this.sfu?.setLocalTracks(stream, audio, video, screen);
   }
 
   replaceVideo(track) {
     this.local[2] = track;
-    this.mesh.replaceVideo(track);
+    this.mesh.replaceVideo(this.local[3] ?? track);
     this.sfu?.replaceVideo(track);
   }
 
@@ -141,6 +147,10 @@ export class MediaPath {
         // Still listed (a new subscription is on its way): the tile stays, without a picture meanwhile.
         this.options.onGone(id);
       },
+      // While the mesh still carries that person their screen is in their camera's place there: shown at the handover.
+      onScreen: (id, stream) => {
+        if (!stream || !this.mesh.holds(id)) this.options.onScreen?.(id, stream);
+      },
       onState: (report) => {
         this.sfuState = report;
         for (const p of this.participants) if (p.id !== this.mesh.selfId && !this.mesh.holds(p.id)) onPeerState(p.id, report);
@@ -171,7 +181,8 @@ export class MediaPath {
       if (!this.sfu) return this.stopHandover();
       for (const p of pending) {
         if (!this.mesh.holds(p.id)) continue;
-        const ready = this.sfu.remote.has(p.id) && ((stats[p.id]?.framesDecoded ?? 0) > 0 || !(p.video || p.screen));
+        const decoded = (stats[p.id]?.framesDecoded ?? 0) + (stats[p.id]?.screen?.framesDecoded ?? 0);
+        const ready = this.sfu.remote.has(p.id) && (decoded > 0 || !(p.video || p.screen));
         // A mesh connection that still carries the person stays until the SFU shows them, however long that takes.
         const meshUp = this.mesh.peers.get(p.id)?.pc.connectionState === 'connected';
         if (!ready && !(late && !meshUp)) continue;
@@ -181,6 +192,8 @@ export class MediaPath {
           this.viaSfu.add(p.id);
           this.options.onStream(p.id, remote.stream);
         } else this.options.onGone(p.id);
+        const screen = this.sfu.screens.get(p.id);
+        if (screen) this.options.onScreen?.(p.id, screen.stream);
         if (this.sfuState) this.options.onPeerState(p.id, this.sfuState);
       }
       if (this.handoverLoop === loop) this.handover = setTimeout(round, HANDOVER_POLL_MS);

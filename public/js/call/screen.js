@@ -13,7 +13,7 @@ import { problemHelp, wantedProblems } from './permission-help.js';
 import { renderPeople } from './people.js';
 import { makeMovable } from './pip.js';
 import { activeSpeaker } from './speaking.js';
-import { ensureTile, removeTile, updateTile } from './tiles.js';
+import { attachStream, ensureTile, removeTile, screenTileId, updateTile } from './tiles.js';
 import { announced } from './tracks.js';
 
 /** What the header says: the title, and the organization (and in a consultation, the clinician). */
@@ -67,7 +67,14 @@ export function refresh(c) {
   for (const p of state.participants) {
     if (p.id === state.selfId) continue;
     present.add(p.id);
-    updateTile(c, ensureTile(c, p.id), p);
+    const screen = sharedApart(c, p);
+    // A screen that comes as a stream of its own has its own tile; the camera's stays a camera.
+    updateTile(c, ensureTile(c, p.id), screen ? { ...p, screen: false } : p);
+    if (!screen) continue;
+    const id = screenTileId(p.id);
+    present.add(id);
+    updateTile(c, ensureTile(c, id, { screenOf: p.id }), { ...p, audio: true, video: true, screen: true, hand: false, host: false });
+    attachStream(c, id, screen);
   }
   for (const id of [...c.tiles.keys()]) if (id !== 'self' && !present.has(id)) removeTile(c, id);
   const own = { id: 'self', name: state.name, ...announced(state), host: state.host, hand: c.ui.hand };
@@ -81,6 +88,11 @@ export function refresh(c) {
   refreshControls(c);
   relayout(c);
   return undefined;
+}
+
+/** The screen `p` shares as a stream of its own (through the SFU), while they say they share one. */
+function sharedApart(c, p) {
+  return p.screen ? c.screens.get(p.id) : undefined;
 }
 
 /** A device problem in the call (blocked, stopped, in use), with what to do. */
@@ -103,7 +115,9 @@ export function relayout(c) {
   const narrow = matchMedia('(max-width: 640px)').matches;
   // With an SFU, its limit (welcome's videoSlots): it sends no more videos than that.
   const slots = c.videoSlots ?? 9;
-  const remotes = state.participants.filter((p) => p.id !== state.selfId).map((p) => ({ id: p.id, screen: Boolean(p.screen) }));
+  const people = state.participants.filter((p) => p.id !== state.selfId);
+  // A screen with a tile of its own is what the layout presents; its sharer's camera is one more tile.
+  const remotes = people.flatMap((p) => (sharedApart(c, p) ? [{ id: screenTileId(p.id), screen: true }, { id: p.id, screen: false }] : [{ id: p.id, screen: Boolean(p.screen) }]));
   const plan = arrange({ remotes, pinned: c.ui.pinned, speaker: activeSpeaker(c), mode: c.ui.view, maxVideos: narrow ? Math.min(4, slots) : slots });
   container.dataset.layout = plan.layout;
   plan.order.forEach((id, i) => {
@@ -113,9 +127,10 @@ export function relayout(c) {
     tile.node.classList.toggle('on-stage', plan.stage === id || (plan.layout === 'solo' && id === 'self'));
     tile.node.classList.toggle('pip', plan.layout === 'pair' && id === 'self');
     tile.node.classList.toggle('in-strip', plan.layout === 'stage' && plan.stage !== id);
-    const wanted = id === 'self' ? 'high' : (plan.wanted[id] ?? 'low');
+    // A screen's tile is sent whole wherever it sits (the SFU counts no slot for it).
+    const wanted = id === 'self' || tile.owner ? 'high' : (plan.wanted[id] ?? 'low');
     tile.node.classList.toggle('no-video', wanted === 'off');
-    if (id !== 'self' && tile.wanted !== wanted) {
+    if (id !== 'self' && !tile.owner && tile.wanted !== wanted) {
       tile.wanted = wanted;
       c.media.setWanted?.(id, wanted);
     }
@@ -128,7 +143,7 @@ export function relayout(c) {
     container.style.setProperty('--tile-h', `${Math.max(90, tileH)}px`);
   }
   const view = document.getElementById('view-toggle');
-  if (view) view.hidden = remotes.length < 2;
+  if (view) view.hidden = people.length < 2;
   // "More" only when it holds something on this screen (a 1:1 waiting-list call on a desktop may have nothing in it).
   const menu = document.getElementById('more-menu');
   const more = document.getElementById('more');

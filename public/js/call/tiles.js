@@ -4,7 +4,10 @@
 // of the connection to them, how that connection is doing (connecting,
 // reconnecting, can't reach them, with "Try again") and a pin button.
 // Where a tile sits is layout.js's business; where its stream comes from
-// (a mesh or an SFU) is not its business at all.
+// (a mesh or an SFU) is not its business at all. A screen that arrives as
+// a stream of its own (through the SFU: media-path.js) gets a tile of its
+// own too, beside its sharer's camera, in the same state as its sharer's
+// connection.
 import { el } from '../lib/dom.js';
 import { watchFirstFrame } from '../lib/first-frame.js';
 import { colourOf, initials } from './avatar.js';
@@ -13,20 +16,32 @@ import { bars, icon } from './icons.js';
 /** Levels of `quality.js` and their texts. */
 const QUALITY_TEXT = ['qualityUnknown', 'qualityPoor', 'qualityFair', 'qualityGood'];
 
-/** The tile of `id` (the page's own: `self`), created on first use. */
-export function ensureTile(c, id, { self = false } = {}) {
+/** The tile of the screen that participant `id` shares as a stream of its own. */
+export function screenTileId(id) {
+  return `screen:${id}`;
+}
+
+/** The screen `id` shares arrived as a stream of its own, or went (`stream` null): its tile follows with the next refresh. */
+export function showScreen(c, id, stream) {
+  if (stream) c.screens.set(id, stream);
+  else c.screens.delete(id);
+  c.refresh();
+}
+
+/** The tile of `id` (the page's own: `self`; a screen's: `screenOf` its sharer), created on first use. */
+export function ensureTile(c, id, { self = false, screenOf = null } = {}) {
   let tile = c.tiles.get(id);
   if (tile) return tile;
   const { t, tf } = c;
   const video = el('video', { autoplay: true, playsinline: true });
-  if (self) video.muted = true;
+  if (self || screenOf) video.muted = true;
   const avatar = el('div', { class: 'avatar', 'aria-hidden': 'true' }, el('span', { class: 'initials' }));
   const name = el('span', { class: 'name' });
   const micOff = el('span', { class: 'mic-off', hidden: true }, icon('micOff'), el('span', { class: 'visually-hidden' }, t('micOff')));
   const hand = el('span', { class: 'hand-flag', hidden: true }, icon('hand'), el('span', { class: 'visually-hidden' }, t('handRaised')));
   const badges = el('span', { class: 'badges' });
   const caption = el('figcaption', {}, hand, name, micOff, badges);
-  const quality = el('span', { class: 'quality', role: 'img', hidden: self });
+  const quality = el('span', { class: 'quality', role: 'img', hidden: self || Boolean(screenOf) });
   const stateText = el('p', { class: 'state-text', id: `state-${id}` });
   // Named "Try again" like every such button; the state it is about ("Can't reach Ann — …") tells several apart.
   const retry = el('button', { type: 'button', class: 'small retry', hidden: true, 'aria-describedby': `state-${id}` }, t('retry'));
@@ -34,13 +49,13 @@ export function ensureTile(c, id, { self = false } = {}) {
   const peerState = el('div', { class: 'peer-state', hidden: true }, stateText, retry, hint);
   const pin = el('button', { type: 'button', class: 'pin' }, icon('pin'));
   const reaction = el('div', { class: 'reaction', 'aria-hidden': 'true' });
-  const node = el('figure', { class: `tile${self ? ' self' : ''}`, 'data-id': id, ...(self ? { id: 'tile-self' } : {}) }, video, avatar, peerState, reaction, caption, quality, pin);
-  tile = { id, self, node, video, avatar, caption, name, micOff, hand, badges, quality, peerState, stateText, retry, hint, pin, reaction, level: -1, person: null };
+  const node = el('figure', { class: `tile${self ? ' self' : ''}${screenOf ? ' screen-share' : ''}`, 'data-id': id, ...(self ? { id: 'tile-self' } : {}) }, video, avatar, peerState, reaction, caption, quality, pin);
+  tile = { id, self, owner: screenOf, node, video, avatar, caption, name, micOff, hand, badges, quality, peerState, stateText, retry, hint, pin, reaction, level: -1, person: null };
   pin.addEventListener('click', () => c.actions.pin(c.ui.pinned === id ? null : id));
-  retry.addEventListener('click', () => c.actions.retry(id));
+  retry.addEventListener('click', () => c.actions.retry(screenOf ?? id));
   c.tiles.set(id, tile);
   document.getElementById('tiles')?.append(node);
-  if (!self) {
+  if (!self && !screenOf) {
     watchFirstFrame(video, () => c.media.framesDecodedFrom?.(id) ?? Promise.resolve(1), (at) => {
       c.state.firstRemoteFrameAt ??= at;
     });
@@ -52,13 +67,14 @@ export function ensureTile(c, id, { self = false } = {}) {
 /** Brings a tile up to date with what is known of its person `p` ({id, name, audio, video, screen, host, hand}). */
 export function updateTile(c, tile, p, { you = false } = {}) {
   const { t, tf } = c;
-  const label = you ? `${p.name} (${t('you')})` : p.name;
+  const shown = tile.owner ? tf('screenOf', { name: p.name }) : p.name;
+  const label = you ? `${p.name} (${t('you')})` : shown;
   if (tile.name.textContent !== label) {
     tile.name.textContent = label;
-    tile.name.title = p.name;
+    tile.name.title = shown;
     tile.avatar.firstChild.textContent = initials(p.name);
     tile.avatar.style.setProperty('--avatar', colourOf(p.name));
-    tile.video.setAttribute('aria-label', you ? t('yourVideo') : tf('videoOf', { name: p.name }));
+    tile.video.setAttribute('aria-label', you ? t('yourVideo') : tile.owner ? shown : tf('videoOf', { name: p.name }));
   }
   tile.person = p;
   const cameraOff = !p.video && !p.screen;
@@ -69,7 +85,7 @@ export function updateTile(c, tile, p, { you = false } = {}) {
   tile.micOff.hidden = Boolean(p.audio);
   tile.hand.hidden = !p.hand;
   const pinned = c.ui.pinned === tile.id;
-  tile.pin.setAttribute('aria-label', tf(pinned ? 'unpin' : 'pin', { name: p.name }));
+  tile.pin.setAttribute('aria-label', tf(pinned ? 'unpin' : 'pin', { name: shown }));
   tile.pin.setAttribute('aria-pressed', String(pinned));
   tile.badges.replaceChildren(...(p.host ? [el('span', { class: 'badge host-badge' }, t('host'))] : []));
   renderPeerState(c, tile);
@@ -79,7 +95,7 @@ export function updateTile(c, tile, p, { you = false } = {}) {
 export function renderPeerState(c, tile) {
   if (tile.self) return;
   const { t } = c;
-  const s = c.peerStates.get(tile.id) ?? { state: 'connecting', attempt: 0 };
+  const s = c.peerStates.get(tile.owner ?? tile.id) ?? { state: 'connecting', attempt: 0 };
   const name = tile.person?.name ?? '';
   tile.node.dataset.peerState = s.state;
   tile.peerState.hidden = s.state === 'connected';

@@ -9,6 +9,15 @@ export function cameraTrack(state) {
   return state.stream.getVideoTracks()[0] ?? null;
 }
 
+/**
+ * What the media source is given: the stream, microphone, camera and the
+ * shared screen (null when none). The mesh sends the screen in the
+ * camera's place, the SFU beside it (media-path.js).
+ */
+export function sentTracks(state) {
+  return [state.stream, audioTrack(state), cameraTrack(state), state.screenTrack ?? null];
+}
+
 /** What others are told: only what is really sent, never "camera on" over a black tile. */
 export function announced(state) {
   return {

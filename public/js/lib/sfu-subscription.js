@@ -2,7 +2,9 @@
 // page's SFU media (lib/sfu.js): everyone else on one RTCPeerConnection.
 // The SFU offers, this page answers, again whenever people come and go.
 // Before each offer the server says which participant each m-line carries
-// (`sfu` `streams`); each participant's tracks become one MediaStream.
+// (`sfu` `streams`); each participant's microphone and camera become one
+// MediaStream, and a screen they share another (`onScreen`): it is shown
+// in a tile of its own, beside their camera.
 //
 // One connection per subscription, which the server names (`session`):
 // Janus gives each of its offers a new o= session, renegotiations included,
@@ -15,26 +17,29 @@ import { addInbound } from './peer-stats.js';
 export class SfuSubscription {
   /**
    * `gathered(pc)`: waits for the answer's candidates; `onLost()`: the
-   * connection failed, or has not connected within the media bound. What
+   * connection failed, or has not connected within the media bound (what
    * to do then is the connection health's: starting both connections over
    * at once would make the SFU renegotiate everyone else's subscription
-   * with each try, and under load those tries spread from page to page.
+   * with each try, and under load those tries spread from page to page);
+   * `onScreen(id, stream)`: the screen `id` shares arrived, or went (null).
    */
-  constructor({ iceServers, iceTransportPolicy, send, boundMs, gathered, onStream, onGone, onLost, peer }) {
-    Object.assign(this, { iceServers, iceTransportPolicy, send, boundMs, gathered, onStream, onGone, onLost, peer });
+  constructor({ iceServers, iceTransportPolicy, send, boundMs, gathered, onStream, onGone, onScreen, onLost, peer }) {
+    Object.assign(this, { iceServers, iceTransportPolicy, send, boundMs, gathered, onStream, onGone, onScreen, onLost, peer });
     this.pc = null;
     this.session = null;
-    /** mid → { from, kind } of the subscription, as of its last offer; the next offer's map waits in `pendingMap`. */
+    /** mid → { from, kind, source } of the subscription, as of its last offer; the next offer's map waits in `pendingMap`. */
     this.map = new Map();
     this.pendingMap = null;
     /** Each remote participant's stream, and the tracks it was made of. */
     this.remote = new Map();
+    /** Each sharing participant's screen: its stream and track. */
+    this.screens = new Map();
     this.chain = Promise.resolve();
   }
 
   /** The server's `sfu` `streams`: what the next offer's m-lines carry. */
   streams(list) {
-    this.pendingMap = new Map(list.map((s) => [s.mid, { from: s.from, kind: s.kind }]));
+    this.pendingMap = new Map(list.map((s) => [s.mid, { from: s.from, kind: s.kind, source: s.source ?? (s.kind === 'video' ? 'camera' : null) }]));
   }
 
   /** An offer from the SFU: in order among themselves, but not holding up the page's other messages while candidates gather. */
@@ -70,14 +75,30 @@ export class SfuSubscription {
     this.send({ type: 'answer', to: this.peer, sdp: pc.localDescription.sdp, ...(session ? { session } : {}) });
   }
 
-  /** Each participant's tracks of the subscription as one stream: a new stream whenever they change. */
+  /** Each participant's tracks of the subscription as one stream, their screen as another: new streams whenever they change. */
   regroup() {
     const tracks = new Map();
+    const screens = new Map();
     for (const t of this.pc?.getTransceivers() ?? []) {
       const carried = t.mid !== null && this.map.get(t.mid);
       if (!carried || t.currentDirection === 'inactive') continue;
+      if (carried.source === 'screen') {
+        screens.set(carried.from, t.receiver.track);
+        continue;
+      }
       if (!tracks.has(carried.from)) tracks.set(carried.from, []);
       tracks.get(carried.from).push(t.receiver.track);
+    }
+    for (const [id, track] of screens) {
+      if (this.screens.get(id)?.track === track) continue;
+      const stream = new MediaStream([track]);
+      this.screens.set(id, { stream, track });
+      this.onScreen(id, stream);
+    }
+    for (const id of [...this.screens.keys()]) {
+      if (screens.has(id)) continue;
+      this.screens.delete(id);
+      this.onScreen(id, null);
     }
     for (const [id, list] of tracks) {
       const known = this.remote.get(id);
@@ -115,13 +136,16 @@ export class SfuSubscription {
     this.stopped = true;
     this.close();
     for (const id of [...this.remote.keys()]) this.onGone(id);
+    for (const id of [...this.screens.keys()]) this.onScreen(id, null);
     this.remote.clear();
+    this.screens.clear();
     this.map.clear();
   }
 
-  /** Receivers of the subscription by participant. */
+  /** Receivers of the subscription by participant (their screen's aside). */
   receiversOf(id) {
-    return (this.pc?.getTransceivers() ?? []).filter((t) => t.mid !== null && this.map.get(t.mid)?.from === id).map((t) => t.receiver);
+    const theirs = (t) => t.mid !== null && this.map.get(t.mid)?.from === id && this.map.get(t.mid).source !== 'screen';
+    return (this.pc?.getTransceivers() ?? []).filter(theirs).map((t) => t.receiver);
   }
 
   audioLevels() {
@@ -137,7 +161,7 @@ export class SfuSubscription {
     return levels;
   }
 
-  /** Inbound figures per participant (by the tracks the subscription maps to them). */
+  /** Inbound figures per participant (by the tracks the subscription maps to them); a shared screen's apart, as `screen`. */
   async stats() {
     const result = {};
     const pc = this.pc;
@@ -146,11 +170,19 @@ export class SfuSubscription {
     for (const id of this.remote.keys()) {
       const trackIds = new Set(this.receiversOf(id).map((r) => r.track.id));
       const out = { state: pc.connectionState, streamId: this.remote.get(id)?.stream.id ?? null, framesDecoded: 0, frameWidth: 0, frameHeight: 0, audioPackets: 0, audioSamples: 0, audioEnergy: 0, path: null, via: this.peer };
+      const screen = this.screens.get(id);
+      const shared = screen ? { framesDecoded: 0, frameWidth: 0, frameHeight: 0 } : null;
       report.forEach((s) => {
         if (s.type !== 'inbound-rtp') return;
-        const mine = s.mid !== undefined ? this.map.get(s.mid)?.from === id : trackIds.has(s.trackIdentifier);
-        if (mine) addInbound(out, s);
+        const carried = s.mid !== undefined ? this.map.get(s.mid) : undefined;
+        if (carried && carried.from !== id) return;
+        const ofScreen = carried ? carried.source === 'screen' : Boolean(screen) && s.trackIdentifier === screen.track.id;
+        if (ofScreen) {
+          if (shared) addInbound(shared, s);
+        }
+        else if (carried || trackIds.has(s.trackIdentifier)) addInbound(out, s);
       });
+      if (shared) out.screen = shared;
       result[id] = out;
     }
     return result;

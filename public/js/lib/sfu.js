@@ -5,7 +5,12 @@
 // - The publishing connection sends this page's microphone and camera
 //   (sendonly), the camera in three simulcast layers (full, half, quarter
 //   size) so that the SFU can forward each receiver the layer its tile
-//   needs. This page offers; the SFU answers.
+//   needs. This page offers; the SFU answers. A shared screen is a third
+//   m-line, after the camera's (which is how the server tells them apart),
+//   added by offering again on the same connection while the camera goes
+//   on; stopping sets it inactive, and sharing again reuses it. Unlike the
+//   mesh, where the screen takes the camera's place, everyone then sees
+//   both: a second stream costs the sharer one upload, not one per person.
 // - The receiving connection (the subscription, lib/sfu-subscription.js)
 //   carries everyone else: the SFU offers, this page answers.
 // Descriptions carry their candidates (no trickle): each side sends its
@@ -26,7 +31,8 @@
 //
 // What the call needs of a media source (as lib/mesh.js): onStream(id,
 // stream), onGone(id), onState(report); setLocalTracks, replaceAudio,
-// replaceVideo; audioLevels(), connectionStats(), stats(), framesDecodedFrom(id).
+// replaceVideo; audioLevels(), connectionStats(), stats(), framesDecodedFrom(id);
+// and, for screens shared as streams of their own, onScreen(id, stream).
 import { hasTurn, PeerHealth } from './peer-health.js';
 import { connectionFigures } from './peer-stats.js';
 import { SfuSubscription } from './sfu-subscription.js';
@@ -39,6 +45,12 @@ const LAYERS = [
   { rid: 'm', maxBitrate: 300_000, scaleResolutionDownBy: 2 },
   { rid: 'l', maxBitrate: 100_000, scaleResolutionDownBy: 4 },
 ];
+
+/** A shared screen: one layer (everyone gets it whole), at most this rate; `contentHint` 'detail' keeps its text sharp. */
+const SCREEN_ENCODING = { maxBitrate: 1_500_000 };
+
+/** A publishing connection's new offer (a screen shared or no longer) not answered by then is not coming: both connections start over. */
+const ANSWER_MS = 15_000;
 
 /** A description is sent without waiting longer than this for candidates (a slow TURN server); those gathered by then go. */
 const GATHER_MS = 3000;
@@ -64,13 +76,16 @@ function gathered(pc) {
 }
 
 export class SfuClient {
-  constructor({ iceServers, iceTransportPolicy = 'all', send, onStream, onGone, onState = () => {}, onTalking = () => {}, boundMs, simulcast = true }) {
+  constructor({ iceServers, iceTransportPolicy = 'all', send, onStream, onGone, onScreen = () => {}, onState = () => {}, onTalking = () => {}, boundMs, simulcast = true }) {
     Object.assign(this, { iceServers, iceTransportPolicy, send, onStream, onGone, onState, onTalking, simulcast, boundMs });
     this.pub = null;
-    this.subscription = new SfuSubscription({ iceServers, iceTransportPolicy, send, boundMs, gathered, onStream, onGone, onLost: () => this.health.lost(), peer: SFU_PEER });
+    /** The publishing connection's transceivers: audio, camera, and screen once one was shared. */
+    this.sending = null;
+    this.subscription = new SfuSubscription({ iceServers, iceTransportPolicy, send, boundMs, gathered, onStream, onGone, onScreen, onLost: () => this.health.lost(), peer: SFU_PEER });
     this.localStream = null;
     this.audioTrack = null;
     this.videoTrack = null;
+    this.screenTrack = null;
     this.stopped = false;
     this.health = new PeerHealth(
       {
@@ -101,14 +116,37 @@ export class SfuClient {
     const pc = new RTCPeerConnection({ iceServers: this.iceServers, iceTransportPolicy: this.iceTransportPolicy });
     this.pub = pc;
     const streams = this.localStream ? [this.localStream] : [];
-    pc.addTransceiver(this.audioTrack ?? 'audio', { direction: 'sendonly', streams });
-    pc.addTransceiver(this.videoTrack ?? 'video', { direction: 'sendonly', streams, ...(this.simulcast ? { sendEncodings: LAYERS.map((l) => ({ ...l })) } : {}) });
+    this.sending = {
+      audio: pc.addTransceiver(this.audioTrack ?? 'audio', { direction: 'sendonly', streams }),
+      camera: pc.addTransceiver(this.videoTrack ?? 'video', { direction: 'sendonly', streams, ...(this.simulcast ? { sendEncodings: LAYERS.map((l) => ({ ...l })) } : {}) }),
+      screen: null,
+    };
+    if (this.screenTrack) this.applyScreen();
     this.health.attach(pc);
+    this.negotiate();
+  }
+
+  /** Offers the publishing connection (again): one offer at a time, a change meanwhile is offered once it is answered. */
+  negotiate() {
+    const pc = this.pub;
+    if (!pc) return;
+    if (this.offering === pc) {
+      this.offerAgain = true;
+      return;
+    }
+    this.offering = pc;
+    this.offerAgain = false;
+    // The first offer's fate is the connection health's business; a renegotiation left unanswered would hold every later one.
+    const again = Boolean(pc.remoteDescription);
     void (async () => {
       await pc.setLocalDescription(await pc.createOffer());
       await gathered(pc);
       if (this.pub !== pc) return;
       this.send({ type: 'offer', to: SFU_PEER, sdp: pc.localDescription.sdp });
+      if (!again) return;
+      setTimeout(() => {
+        if (this.pub === pc && this.offering === pc && pc.signalingState === 'have-local-offer') this.rebuild();
+      }, ANSWER_MS);
     })().catch((error) => console.warn('foyer: publishing to the SFU failed:', error));
   }
 
@@ -120,6 +158,8 @@ export class SfuClient {
       const pub = this.pub;
       if (pub?.signalingState === 'have-local-offer' && (!m.session || m.session === sessionId(pub.localDescription.sdp))) {
         await pub.setRemoteDescription({ type: 'answer', sdp: m.sdp });
+        if (this.offering === pub) this.offering = null;
+        if (this.offerAgain && this.pub === pub) this.negotiate();
       }
     } else if (m.type === 'offer') {
       this.subscription.offer(m);
@@ -145,6 +185,10 @@ export class SfuClient {
     return this.subscription.remote;
   }
 
+  get screens() {
+    return this.subscription.screens;
+  }
+
   /** How much of `id`'s video this page wants ('high', 'low' or 'off': its tile's size); the SFU sends that layer, or nothing. */
   want(id, video) {
     this.wants ??= new Map();
@@ -153,20 +197,17 @@ export class SfuClient {
     this.send({ type: 'sfu_want', from: id, video });
   }
 
-  /** Whose streams the subscription carries now. */
-  carriedIds() {
-    return [...this.remote.keys()];
-  }
-
   async carried() {
     if (this.pub?.connectionState !== 'connected') return false;
     return this.subscription.carried();
   }
 
-  setLocalTracks(stream, audioTrack, videoTrack) {
+  /** This page's tracks: `screenTrack`, while a screen is shared, goes as a stream of its own. */
+  setLocalTracks(stream, audioTrack, videoTrack, screenTrack = null) {
     this.localStream = stream;
     this.audioTrack = audioTrack;
     this.videoTrack = videoTrack;
+    this.screenTrack = screenTrack;
     this.applyTracks();
   }
 
@@ -181,24 +222,51 @@ export class SfuClient {
   }
 
   applyTracks() {
-    for (const t of this.pub?.getTransceivers() ?? []) {
-      const kind = t.receiver.track?.kind;
-      const track = kind === 'audio' ? this.audioTrack : this.videoTrack;
-      if (t.sender.track !== track) t.sender.replaceTrack(track).catch(() => {});
+    if (!this.sending) return;
+    const { audio, camera } = this.sending;
+    if (audio.sender.track !== this.audioTrack) audio.sender.replaceTrack(this.audioTrack).catch(() => {});
+    if (camera.sender.track !== this.videoTrack) camera.sender.replaceTrack(this.videoTrack).catch(() => {});
+    this.applyScreen();
+  }
+
+  /** The screen's m-line: added when a screen is first shared, inactive while none is, offered again on each change. */
+  applyScreen() {
+    const pc = this.pub;
+    const track = this.screenTrack;
+    const t = this.sending?.screen;
+    if (!pc || !this.sending) return;
+    if (!track) {
+      if (!t || t.direction === 'inactive') return;
+      t.sender.replaceTrack(null).catch(() => {});
+      t.direction = 'inactive';
+      this.negotiate();
+      return;
+    }
+    if ('contentHint' in track && !track.contentHint) track.contentHint = 'detail';
+    if (!t) {
+      this.sending.screen = pc.addTransceiver(track, { direction: 'sendonly', streams: [new MediaStream([track])], sendEncodings: [{ ...SCREEN_ENCODING }] });
+      // A rebuild offers the whole connection itself.
+      if (pc.localDescription) this.negotiate();
+      return;
+    }
+    if (t.sender.track !== track) t.sender.replaceTrack(track).catch(() => {});
+    if (t.direction !== 'sendonly') {
+      t.direction = 'sendonly';
+      this.negotiate();
     }
   }
 
   closeConnections() {
     this.pub?.close();
     this.pub = null;
+    this.sending = null;
     this.subscription.close();
   }
 
   stop() {
     this.stopped = true;
     this.health.stop();
-    this.pub?.close();
-    this.pub = null;
+    this.closeConnections();
     this.subscription.stop();
   }
 

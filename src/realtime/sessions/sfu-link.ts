@@ -4,8 +4,10 @@
  * browser's messages to the reserved peer `sfu`. It holds two VideoRoom
  * handles on the place's Janus (the placement says which):
  * - a publisher: the browser's `offer` (its sending connection, one camera
- *   and one microphone, simulcast where the browser does it) is joined to
- *   the SFU room, and Janus's `answer` goes back;
+ *   and one microphone, simulcast where the browser does it, and a shared
+ *   screen while there is one) is joined to the SFU room, and Janus's
+ *   `answer` goes back. Janus is told which video is the screen (the
+ *   stream's description), so that every subscriber learns it too;
  * - one subscriber for everyone else's feeds (sfu-subscription.ts), fed
  *   by what the publisher's handle hears of the room's publishers.
  * Descriptions carry their candidates (no trickle, in either direction):
@@ -14,7 +16,7 @@
  *
  * A new publishing offer (a new SDP session: the browser rebuilt its
  * connections) starts the link over; the same session renegotiates (an ICE
- * restart). When the link's Janus goes down the link waits for the place to
+ * restart, or a screen shared or no longer). When the link's Janus goes down the link waits for the place to
  * have a room again (on another Janus, or the same one restarted) and tells
  * the browser to publish again (`sfu` `use` with `restart`).
  *
@@ -27,7 +29,7 @@ import type { JanusServer } from '../../sfu/janus-server.ts';
 import { videoRoomErrorCode } from '../../sfu/rooms.ts';
 import { SFU_PEER, type ServerMessage, type VideoWant } from '../protocol.ts';
 import type { RealtimeLogger, SfuLinkRole, SfuRouting } from '../session.ts';
-import { detachWithin, sessionId, SfuStepTimeout, withDeadline } from './sfu-steps.ts';
+import { detachWithin, publishedDescriptions, sessionId, SfuStepTimeout, withDeadline } from './sfu-steps.ts';
 import { SfuSubscription } from './sfu-subscription.ts';
 
 /** How often a link whose Janus went down asks for a room again. */
@@ -107,9 +109,10 @@ export class SfuLink implements SfuLinkRole {
   private async publish(sdp: string): Promise<void> {
     if (this.closed || sdp !== this.latestOffer) return;
     const session = sessionId(sdp);
+    const descriptions = publishedDescriptions(sdp);
     const current = this.joined;
     if (current && current.sdpSession === session && current.server.up) {
-      const configured = await current.pub.configure({ jsep: { type: 'offer', sdp } });
+      const configured = await current.pub.configure({ jsep: { type: 'offer', sdp }, descriptions });
       if (configured.jsep) this.owner.send({ type: 'answer', from: SFU_PEER, sdp: configured.jsep.sdp, ...(session ? { session } : {}) });
       return;
     }
@@ -156,7 +159,7 @@ export class SfuLink implements SfuLinkRole {
       const from = e.feed === joined.feed ? this.owner.id : joined.subscription.participantOf(e.feed);
       if (from && this.joined === joined) this.owner.send({ type: 'sfu', event: 'talking', from, talking: e.talking });
     });
-    const result = await pub.joinConfigurePublisher({ room, display: this.owner.id, jsep: { type: 'offer', sdp } });
+    const result = await pub.joinConfigurePublisher({ room, display: this.owner.id, descriptions, jsep: { type: 'offer', sdp } });
     joined.feed = result.feed;
     if (!result.jsep) throw new Error('Janus did not answer the publishing offer');
     if (this.joined !== joined) return;

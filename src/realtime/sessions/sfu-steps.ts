@@ -1,8 +1,9 @@
 /**
  * @module realtime/sessions/sfu-steps
  * What an SFU link's steps share: the deadline of a step on Janus, how
- * long a detach may take, the SDP session of an offer, and which layer of
- * each received video the browser's tiles ask for.
+ * long a detach may take, the SDP session of an offer, which of a
+ * publishing offer's videos is the camera and which the screen, and which
+ * layer of each received video the browser's tiles ask for.
  */
 import type { VideoRoomHandle } from 'janode/plugins/videoroom';
 import type { VideoWant } from '../protocol.ts';
@@ -43,6 +44,24 @@ export function sessionId(sdp: string): string | null {
   return /^o=\S+ (\S+)/m.exec(sdp)?.[1] ?? null;
 }
 
+/** What a published video shows: Janus carries it to subscribers as the stream's description. */
+export type VideoSource = 'camera' | 'screen';
+
+/**
+ * The publishing offer's videos described for Janus: the first video
+ * m-line is the camera, any later one a shared screen (the browser adds
+ * the screen's m-line after its camera's, docs/signalling.md).
+ */
+export function publishedDescriptions(sdp: string): Array<{ mid: string; description: VideoSource }> {
+  const described: Array<{ mid: string; description: VideoSource }> = [];
+  for (const section of sdp.split(/^(?=m=)/m)) {
+    if (!section.startsWith('m=video')) continue;
+    const mid = /^a=mid:(\S+)/m.exec(section)?.[1];
+    if (mid) described.push({ mid, description: described.length === 0 ? 'camera' : 'screen' });
+  }
+  return described;
+}
+
 export interface LayerSpec {
   mid: string;
   send: boolean;
@@ -55,13 +74,21 @@ export interface LayerSpec {
  * stay, paused, so a change needs no renegotiation. The latest wants win
  * the slots; only wants for people the subscription carries count (one who
  * left holds no slot). A video nobody asked about yet gets the highest layer.
+ * Shared screens (`screenMids`) are always sent, whole: they are what
+ * everyone looks at, sent in one layer, and take no slot.
  */
-export function layerSpecs(wants: ReadonlyMap<string, VideoWant>, videoMids: ReadonlyMap<string, string>, slots: number): LayerSpec[] {
+export function layerSpecs(
+  wants: ReadonlyMap<string, VideoWant>,
+  videoMids: ReadonlyMap<string, string>,
+  slots: number,
+  screenMids: Iterable<string> = [],
+): LayerSpec[] {
   const wanted = [...wants].filter(([id, v]) => v !== 'off' && videoMids.has(id)).map(([id]) => id);
   const slotted = new Set(wanted.slice(-slots));
-  return [...videoMids].map(([from, mid]) => {
+  const cameras = [...videoMids].map(([from, mid]) => {
     const want = wants.get(from) ?? 'high';
     const send = want !== 'off' && (!wants.has(from) || slotted.has(from));
     return { mid, send, ...(send ? { substream: want === 'low' ? 0 : 2 } : {}) };
   });
+  return [...cameras, ...[...screenMids].map((mid) => ({ mid, send: true }))];
 }

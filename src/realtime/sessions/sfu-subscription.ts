@@ -4,10 +4,13 @@
  * subscriber handle carrying everyone else's feeds to one browser
  * connection. Janus offers, the browser answers. The link's publisher
  * handle hears every publisher of the room come and go (on whatever
- * instance they are) and hands them here, so the subscription adds them
- * itself; Janus renegotiates by itself when one leaves (autoupdate).
- * Before each subscription offer the browser gets `sfu` `streams`: which
- * participant each m-line carries.
+ * instance they are), and each publisher's streams as they change (a
+ * screen shared, then no longer), and hands them here: the subscription
+ * takes each stream itself, by feed and mid, and lets go of the ones a
+ * publisher disabled, which Janus keeps otherwise. Janus renegotiates by
+ * itself when a publisher leaves (autoupdate). Before each subscription
+ * offer the browser gets `sfu` `streams`: which participant each m-line
+ * carries, and whether a video is their camera or their screen.
  *
  * Apart from the publishing half because the two live differently: the
  * publisher is one request per browser offer, while the subscription keeps
@@ -16,16 +19,19 @@
  * and each first checks that the link still uses this subscription.
  */
 import { randomBytes } from 'node:crypto';
-import VideoRoomPlugin, { type VideoRoomHandle, type VideoRoomPublisher, type VideoRoomStream } from 'janode/plugins/videoroom';
+import VideoRoomPlugin, { type StreamSpec, type VideoRoomHandle, type VideoRoomPublisher, type VideoRoomStream } from 'janode/plugins/videoroom';
 import type { JanusServer } from '../../sfu/janus-server.ts';
 import { NO_SUCH_FEED, videoRoomErrorCode } from '../../sfu/rooms.ts';
 import { SFU_PEER, type ServerMessage, type VideoWant } from '../protocol.ts';
-import { layerSpecs } from './sfu-steps.ts';
+import { layerSpecs, type VideoSource } from './sfu-steps.ts';
 
 /** VideoRoom's "Unexpected ANSWER (did we offer?)". */
 const UNEXPECTED_ANSWER = 469;
 /** A subscription offer not answered within this is given up (the browser rebuilds its connections by then). */
 const ANSWER_DEADLINE_MS = 15_000;
+
+/** One m-line of the subscription as the browser is told (`sfu` `streams`). */
+type CarriedStream = { mid: string; kind: 'audio' | 'video'; from: string; source?: VideoSource };
 
 /** What the subscription needs of its link. */
 export interface SubscriptionLink {
@@ -52,13 +58,18 @@ export class SfuSubscription {
   private id: string | undefined;
   /** Other publishers of the room by feed: their participant id. */
   private readonly feeds = new Map<number, string>();
-  private readonly subscribed = new Set<number>();
+  /** The audio and video streams (mids) each feed publishes now: a disabled one is not among them. */
+  private readonly published = new Map<number, Set<string>>();
+  /** The publishers' streams in the subscription, by `feed mid`. */
+  private readonly subscribed = new Map<string, { feed: number; mid: string }>();
   /** A subscription offer is with the browser; the next change waits for its answer. */
   private awaitingAnswer: NodeJS.Timeout | undefined;
   /** The last subscription offer sent: Janus may report one offer both as the update's result and as an event. */
   private lastOffer: string | undefined;
-  /** The subscription's video m-line of each participant, as of the last offer. */
+  /** The subscription's camera m-line of each participant, as of the last offer. */
   private videoMids = new Map<string, string>();
+  /** The subscription's m-lines of shared screens, as of the last offer. */
+  private screenMids: string[] = [];
   /** What was last asked of Janus per video m-line. */
   private readonly applied = new Map<string, string>();
 
@@ -73,10 +84,14 @@ export class SfuSubscription {
     return this.feeds.get(feed);
   }
 
-  /** Publishers of the room (all of them, or the ones just published): each is subscribed to. */
+  /** Publishers of the room (all of them, or the ones that published or renegotiated): their streams are subscribed to. */
   publishers(publishers: VideoRoomPublisher[]): void {
     for (const p of publishers) {
-      if (p.feed !== this.ownFeed() && p.display) this.feeds.set(p.feed, p.display);
+      if (p.feed === this.ownFeed() || !p.display) continue;
+      this.feeds.set(p.feed, p.display);
+      if (!p.streams) continue; // Janus 1.x lists them always; without a list, what is subscribed stays
+      const live = p.streams.filter((s) => (s.type === 'audio' || s.type === 'video') && !s.disabled);
+      this.published.set(p.feed, new Set(live.map((s) => s.mid)));
     }
     this.link.run('subscribe', () => this.subscribe());
   }
@@ -84,7 +99,27 @@ export class SfuSubscription {
   /** A publisher unpublished or left: Janus takes its m-lines out by itself. */
   gone(feed: number): void {
     this.feeds.delete(feed);
-    this.subscribed.delete(feed);
+    this.forget(feed);
+  }
+
+  private forget(feed: number): void {
+    this.published.delete(feed);
+    for (const [key, s] of this.subscribed) if (s.feed === feed) this.subscribed.delete(key);
+  }
+
+  /** The streams to take into the subscription and those to let go (of `feed` only, if given). */
+  private changes(feed?: number): { add: StreamSpec[]; drop: StreamSpec[] } {
+    const add: Array<{ feed: number; mid: string }> = [];
+    const drop: Array<{ feed: number; mid: string }> = [];
+    for (const [f, mids] of this.published) {
+      if (feed !== undefined && f !== feed) continue;
+      for (const mid of mids) if (!this.subscribed.has(`${f} ${mid}`)) add.push({ feed: f, mid });
+    }
+    for (const s of this.subscribed.values()) {
+      if (feed !== undefined && s.feed !== feed) continue;
+      if (this.published.get(s.feed)?.has(s.mid) === false) drop.push(s);
+    }
+    return { add, drop };
   }
 
   /** The link is done with this subscription: nothing more waits for the browser. */
@@ -93,46 +128,47 @@ export class SfuSubscription {
     this.awaitingAnswer = undefined;
   }
 
-  /** Adds every publisher not yet subscribed to the one subscription (joining it the first time). */
-  async subscribe(): Promise<void> {
+  /**
+   * Brings the one subscription in step with what the publishers publish
+   * (joining it the first time): their new streams in, their disabled ones
+   * out. With `feed`, that publisher's only.
+   */
+  async subscribe(feed?: number): Promise<void> {
     if (!this.link.current() || this.awaitingAnswer) return;
-    const wanted = [...this.feeds.keys()].filter((feed) => !this.subscribed.has(feed));
-    if (wanted.length === 0) return;
-    for (const feed of wanted) this.subscribed.add(feed);
+    const { add, drop } = this.changes(feed);
+    if (add.length === 0 && (drop.length === 0 || !this.handle)) return;
+    const mark = (list: StreamSpec[], on: boolean) => {
+      for (const s of list) {
+        if (on) this.subscribed.set(`${s.feed} ${s.mid}`, { feed: s.feed!, mid: s.mid! });
+        else this.subscribed.delete(`${s.feed} ${s.mid}`);
+      }
+    };
+    mark(add, true);
+    mark(drop, false);
     try {
-      await this.request(wanted);
+      await this.request(add, drop);
     } catch (error) {
-      for (const feed of wanted) this.subscribed.delete(feed);
-      if (videoRoomErrorCode(error) !== NO_SUCH_FEED || wanted.length === 1) {
+      mark(add, false);
+      mark(drop, true);
+      const feeds = [...new Set(add.map((s) => s.feed!))];
+      if (videoRoomErrorCode(error) !== NO_SUCH_FEED || feeds.length <= 1) {
         // A feed that went away meanwhile: forgotten until it publishes again, when the room announces it.
-        for (const feed of wanted) this.feeds.delete(feed);
+        for (const f of feeds) {
+          this.feeds.delete(f);
+          this.forget(f);
+        }
         throw error;
       }
-      // One of several went away (a publisher starting over): the others are still wanted, each on its own,
-      // the first of them joining the subscription if this was to be its start.
-      for (const feed of wanted) this.link.run('subscribe', () => this.subscribeOne(feed));
+      // One of several went away (a publisher starting over): the others are still wanted, each on its own, the
+      // first of them joining the subscription if this was to be its start.
+      for (const f of feeds) this.link.run('subscribe', () => this.subscribe(f));
     }
   }
 
-  /** After a failed batch: one feed at a time, so one that went away cannot keep the others out. */
-  private async subscribeOne(feed: number): Promise<void> {
-    if (!this.link.current() || !this.feeds.has(feed) || this.subscribed.has(feed)) return;
-    if (this.awaitingAnswer) return; // the answer's step subscribes everyone still missing
-    this.subscribed.add(feed);
-    try {
-      await this.request([feed]);
-    } catch (error) {
-      this.subscribed.delete(feed);
-      this.feeds.delete(feed);
-      throw error;
-    }
-  }
-
-  /** Asks Janus to carry `feeds` too: joining the room as a subscriber the first time, updating the subscription after. */
-  private async request(feeds: number[]): Promise<void> {
-    const streams = feeds.map((feed) => ({ feed }));
+  /** Asks Janus for `add` and to let go of `drop`: joining the room as a subscriber the first time, updating the subscription after. */
+  private async request(add: StreamSpec[], drop: StreamSpec[]): Promise<void> {
     if (this.handle) {
-      const result = await this.handle.update({ subscribe: streams });
+      const result = await this.handle.update({ ...(add.length ? { subscribe: add } : {}), ...(drop.length ? { unsubscribe: drop } : {}) });
       if (result.jsep) this.offer(result.streams ?? this.handle.streams ?? [], result.jsep.sdp);
       return;
     }
@@ -141,7 +177,7 @@ export class SfuSubscription {
     sub.on(VideoRoomPlugin.EVENT.VIDEOROOM_UPDATED, (e: { streams?: VideoRoomStream[]; jsep?: { type: 'offer'; sdp: string } }) => {
       if (e.jsep && this.link.current() && this.handle === sub) this.offer(e.streams ?? sub.streams ?? [], e.jsep.sdp);
     });
-    const result = await sub.joinSubscriber({ room: this.link.room, streams, autoupdate: true }).catch(async (error: unknown) => {
+    const result = await sub.joinSubscriber({ room: this.link.room, streams: add, autoupdate: true }).catch(async (error: unknown) => {
       await sub.detach().catch(() => {});
       throw error;
     });
@@ -158,9 +194,13 @@ export class SfuSubscription {
   private offer(streams: VideoRoomStream[], sdp: string): void {
     if (sdp === this.lastOffer) return;
     this.lastOffer = sdp;
-    const carried = streams.flatMap((s) => {
+    const carried = streams.flatMap((s): CarriedStream[] => {
       const from = s.feed_id !== undefined ? (this.feeds.get(s.feed_id) ?? s.feed_display) : undefined;
-      return (s.type === 'audio' || s.type === 'video') && s.active !== false && from ? [{ mid: s.mid, kind: s.type, from }] : [];
+      if (!from || s.active === false) return [];
+      if (s.type === 'audio') return [{ mid: s.mid, kind: s.type, from }];
+      if (s.type !== 'video') return [];
+      const source: VideoSource = s.feed_description === 'screen' ? 'screen' : 'camera';
+      return [{ mid: s.mid, kind: s.type, from, source }];
     });
     clearTimeout(this.awaitingAnswer);
     this.awaitingAnswer = setTimeout(() => {
@@ -168,7 +208,8 @@ export class SfuSubscription {
       // Publishers that arrived meanwhile are not left out for good.
       this.link.run('subscribe', () => this.subscribe());
     }, ANSWER_DEADLINE_MS);
-    this.videoMids = new Map(carried.filter((c) => c.kind === 'video').map((c) => [c.from, c.mid]));
+    this.videoMids = new Map(carried.filter((c) => c.source === 'camera').map((c) => [c.from, c.mid]));
+    this.screenMids = carried.filter((c) => c.source === 'screen').map((c) => c.mid);
     // m-lines may carry someone else now: ask again.
     this.applied.clear();
     this.link.send({ type: 'sfu', event: 'streams', streams: carried });
@@ -193,11 +234,11 @@ export class SfuSubscription {
     await this.applyWants();
   }
 
-  /** Each video of the subscription at the layer its tile needs, none beyond the video slots (sfu-steps.ts, layerSpecs). */
+  /** Each camera of the subscription at the layer its tile needs, none beyond the video slots, every screen whole (sfu-steps.ts, layerSpecs). */
   async applyWants(): Promise<void> {
     const sub = this.handle;
     if (!sub || !this.link.current()) return;
-    for (const spec of layerSpecs(this.link.wants, this.videoMids, this.link.videoSlots)) {
+    for (const spec of layerSpecs(this.link.wants, this.videoMids, this.link.videoSlots, this.screenMids)) {
       const key = JSON.stringify(spec);
       if (this.applied.get(spec.mid) === key) continue;
       this.applied.set(spec.mid, key);
