@@ -5,8 +5,8 @@
  * settings of the move from peer-to-peer to it.
  *
  * - `JANUS_BIN` (a path or a command name): Foyer starts and supervises one
- *   Janus of its own. Unset or `none`: no SFU. Not on by default while the
- *   browsers' move to the SFU is not yet reliable (docs/video.md).
+ *   Janus of its own. Unset: `janus` when that command is on the PATH
+ *   (Debian's package), else none; `none` turns it off.
  * - `JANUS_URLS` with `JANUS_API_SECRET`: a pool of Janus servers that
  *   someone else runs (other machines); excludes `JANUS_BIN`.
  * - Neither: meetings stay peer-to-peer (mesh) whatever their size.
@@ -92,7 +92,10 @@ function janusSource(env: Env): JanusSource {
   }
   if (apiSecret) throw new SfuConfigError('JANUS_API_SECRET goes with JANUS_URLS; the Janus that Foyer starts gets a random secret of its own.');
   if (bin === 'none') return { kind: 'none', why: 'JANUS_BIN=none' };
-  if (bin === undefined) return { kind: 'none', why: 'JANUS_BIN unset; the SFU is experimental, JANUS_BIN=janus turns it on' };
+  if (bin === undefined) {
+    const found = findOnPath('janus', env.PATH);
+    return found ? { kind: 'local', bin: found } : { kind: 'none', why: 'no janus command on this machine' };
+  }
   if (bin.includes('/')) {
     const path = resolve(bin);
     if (!isExecutableFile(path)) throw new SfuConfigError(`JANUS_BIN: no executable file at ${bin}.`);

@@ -53,8 +53,8 @@ for (const storage of await testDatabases()) {
         const origin = await listeningOn(run);
         assert.match(run.output(), /Applied migration 001_initial/);
         assert.match(run.output(), /\(API at http:\/\/meet\.example\.test\/api\)/);
-        // One line names the SFU: none unless JANUS_BIN asks for one (it is experimental), janus installed or not.
-        assert.match(run.output(), /^SFU: none \(JANUS_BIN unset; the SFU is experimental, JANUS_BIN=janus turns it on\); every meeting stays peer-to-peer/m);
+        // One line names the SFU: this machine's janus when installed (started, and ended on SIGTERM), else none.
+        assert.match(run.output(), /^SFU: (local Janus \(\/.*janus\), media on UDP 20000-20999|none \(no janus command on this machine\)); /m);
         assert.equal((await fetch(`${origin}/health`)).status, 200);
         const anonymous = await fetch(`${origin}/api/v3/organizations`);
         assert.equal(anonymous.status, 401);

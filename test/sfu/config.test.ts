@@ -30,9 +30,8 @@ function refuses(env: Record<string, string>, startsWith: string): void {
 }
 
 describe('SFU configuration', () => {
-  it('starts no Janus unless JANUS_BIN asks for one, even with janus on the PATH', () => {
-    const { janus } = loadConfig({ PATH: `/nonexistent:${bin}` }).sfu;
-    assert.deepEqual(janus, { kind: 'none', why: 'JANUS_BIN unset; the SFU is experimental, JANUS_BIN=janus turns it on' });
+  it('starts the janus found on the PATH by default', () => {
+    assert.deepEqual(loadConfig({ PATH: `/nonexistent:${bin}` }).sfu.janus, { kind: 'local', bin: fakeJanus });
   });
 
   it('starts the janus named by JANUS_BIN, with the documented defaults', () => {
@@ -46,7 +45,7 @@ describe('SFU configuration', () => {
   });
 
   it('runs peer-to-peer only without a janus command, or with JANUS_BIN=none', () => {
-    assert.equal(loadConfig({ PATH: '/nonexistent' }).sfu.janus.kind, 'none');
+    assert.deepEqual(loadConfig({ PATH: '/nonexistent' }).sfu.janus, { kind: 'none', why: 'no janus command on this machine' });
     assert.deepEqual(loadConfig({}).sfu.janus.kind, 'none');
     const off = loadConfig({ PATH: bin, JANUS_BIN: 'none' }).sfu;
     assert.deepEqual(off.janus, { kind: 'none', why: 'JANUS_BIN=none' });
