@@ -1,0 +1,140 @@
+/**
+ * @module scripts/sfu-load
+ * Benchmark (not a test) of meetings through the SFU: the real Foyer
+ * server (`bin/foyer-server.js`) as a child process with its own Janus
+ * (JANUS_BIN), load participants without a browser (werift, in this
+ * process) that publish a pre-encoded VP8 + Opus stream (recorded once at
+ * the start from one headless Chromium page and replayed in a loop), and
+ * one or two Chromium observers per meeting (the real meeting page).
+ *
+ * For each meeting size: Foyer's and Janus's CPU (% of one core, from
+ * /proc utime+stime over the window) and resident memory; upload and
+ * download per load participant (their DTLS transports' bytes); the
+ * observers' time from opening the link to the first remote frame (a
+ * failed join is printed as FAILED, never as a time) and decoded frame
+ * rate. With `--meetings-of-8 N`: 8-person meetings added to one Foyer
+ * one by one (one observer, in the first) until N, or until the observer
+ * decodes below `--min-fps`, or Foyer + Janus take more than the
+ * machine's cores; the number that held is printed.
+ *
+ * Each size runs on a fresh Foyer (and Janus). SFU_FROM_PARTICIPANTS is 2
+ * here (`--sfu-from`), so that the meeting of 2 goes through Janus as
+ * well: load participants speak only the SFU's side of the signalling.
+ * The load generator runs on the same machine: run under `nice -n 19` on
+ * a shared machine, and read the capacity figure with that in mind.
+ *
+ *   node --import tsx scripts/sfu-load.ts [--sizes 2,8,25,50] [--seconds 20] [--observers 1] [--meetings-of-8 0] [--min-fps 5] [--slots 9] [--json FILE]
+ */
+import { writeFileSync } from 'node:fs';
+import { cpus, loadavg } from 'node:os';
+import type { Browser } from 'playwright-core';
+import { findOnPath } from '../src/config-sfu.ts';
+import { launch } from '../test/browser/support.ts';
+import { startFoyer, type Foyer } from './sfu-load/foyer.ts';
+import { measure, type Window } from './sfu-load/measure.ts';
+import { endMeeting, startMeeting, type Meeting } from './sfu-load/meeting.ts';
+import { record, type Recording } from './sfu-load/recording.ts';
+import { ratios, table, type SizeResult } from './sfu-load/report.ts';
+
+const args = process.argv.slice(2);
+const option = (name: string, fallback: string) => {
+  const i = args.indexOf(`--${name}`);
+  return i >= 0 && args[i + 1] !== undefined ? args[i + 1]! : fallback;
+};
+const sizes = option('sizes', '2,8,25,50').split(',').map(Number);
+const seconds = Number(option('seconds', '20'));
+const observersPer = Number(option('observers', '1'));
+const meetingsOf8 = Number(option('meetings-of-8', '0'));
+const minFps = Number(option('min-fps', '5'));
+const slots = Number(option('slots', '9'));
+const sfuFrom = Number(option('sfu-from', '2'));
+const jsonFile = args.includes('--json') ? option('json', '') : '';
+const janusBin = process.env.JANUS_BIN ?? findOnPath('janus', process.env.PATH);
+if (!janusBin) throw new Error('no janus on the PATH (apt-get install janus) and JANUS_BIN unset');
+const TIMEOUT = 30_000;
+
+let foyer: Foyer | undefined;
+let browser: Browser | undefined;
+const meetings: Meeting[] = [];
+const startFresh = () => startFoyer({ fromParticipants: sfuFrom, videoSlots: slots, janusBin });
+async function cleanUp(): Promise<void> {
+  for (const m of meetings.splice(0)) await endMeeting(m).catch(() => {});
+  await foyer?.stop().catch(() => {});
+  foyer = undefined;
+}
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.once(signal, () => {
+    void Promise.all([cleanUp(), browser?.close()]).finally(() => process.exit(130));
+  });
+}
+
+const results: SizeResult[] = [];
+const capacity: { meetings: number; window: Window }[] = [];
+let held: number | undefined;
+let stopReason = '';
+let recording: Recording;
+try {
+  browser = await launch();
+  foyer = await startFresh();
+  recording = await record(browser, foyer.origin, { seconds: 6, width: 640, height: 480, fps: 15, videoBitrate: 500_000 });
+  const v = recording.video;
+  console.log(`# recorded ${recording.width}x${recording.height} VP8 ${v.frames.length} frames in ${(v.loopMs / 1000).toFixed(1)} s (${(v.payloadBitsPerSecond / 1000).toFixed(0)} kbit/s payload, ${v.frames.filter((x) => x.keyframe).length} key frames), Opus ${(recording.audio.payloadBitsPerSecond / 1000).toFixed(0)} kbit/s`);
+  for (const size of sizes) {
+    await cleanUp();
+    foyer = await startFresh();
+    console.log(`# meeting of ${size}: joining`);
+    const m = await startMeeting(foyer, browser, recording, { size, sfuFrom, observers: observersPer, slots, label: `m${size}`, timeoutMs: TIMEOUT });
+    meetings.push(m);
+    const firstFrames = m.observers.map((o) => (o.first.ok ? { ok: true as const, ms: o.first.at } : { ok: false as const, why: o.first.why }));
+    for (const [i, x] of firstFrames.entries()) if (!x.ok) console.log(`# ${m.observers[i]!.name} FAILED: ${x.why}`);
+    if (m.loadProblem) console.log(`# ${m.loadProblem}`);
+    const window = await measure(foyer, [m], seconds);
+    results.push({ size, load: m.load.length, observers: m.observers.length, window, firstFrames, ...(m.loadProblem ? { problem: m.loadProblem } : {}) });
+    console.log(`# meeting of ${size}: measured ${window.seconds.toFixed(1)} s, ${window.silentParticipants} silent load participants`);
+  }
+  if (meetingsOf8 > 0) {
+    await cleanUp();
+    foyer = await startFresh();
+    const cores = cpus().length;
+    for (let n = 1; n <= meetingsOf8; n++) {
+      const m = await startMeeting(foyer, browser, recording, { size: 8, sfuFrom, observers: n === 1 ? 1 : 0, slots, label: `c${n}`, timeoutMs: TIMEOUT });
+      meetings.push(m);
+      if (m.loadProblem || m.observers.some((o) => !o.first.ok)) {
+        stopReason = `meeting ${n} did not connect: ${m.loadProblem ?? m.observers.map((o) => (o.first.ok ? '' : o.first.why)).join(' ')}`;
+        break;
+      }
+      const window = await measure(foyer, meetings, Math.min(seconds, 10));
+      capacity.push({ meetings: n, window });
+      const fps = window.observerFps[0] ?? NaN;
+      console.log(`# ${n} meetings of 8: Foyer ${window.foyerCpu.toFixed(0)} %, Janus ${window.janusCpu.toFixed(0)} %, machine ${window.machineCpu.toFixed(0)} %, observer ${fps.toFixed(1)} fps, ${window.silentParticipants} silent`);
+      if (fps < minFps) {
+        stopReason = `observer at ${fps.toFixed(1)} fps (< ${minFps}) with ${n}`;
+        break;
+      }
+      if (window.foyerCpu + window.janusCpu > cores * 100 * 0.9) {
+        stopReason = `Foyer + Janus at ${(window.foyerCpu + window.janusCpu).toFixed(0)} % with ${n} (cores: ${cores})`;
+        break;
+      }
+      held = n;
+    }
+    stopReason ||= `reached --meetings-of-8 ${meetingsOf8}`;
+  }
+} finally {
+  await cleanUp();
+  await browser?.close().catch(() => {});
+}
+
+console.log('');
+console.log(table(results));
+for (const line of ratios(results)) console.log(line);
+if (meetingsOf8 > 0) {
+  const last = capacity.at(-1)?.window;
+  const perMeeting = last ? (last.foyerCpu + last.janusCpu) / capacity.at(-1)!.meetings : NaN;
+  console.log(`meetings of 8 held: ${held ?? 0} (stopped: ${stopReason}); Foyer + Janus ${perMeeting.toFixed(0)} % of one core per meeting, so ${(200 / perMeeting).toFixed(1)} would fill two cores without the load generator`);
+}
+console.log(`load average ${loadavg().map((x) => x.toFixed(2)).join(' ')}, ${cpus().length} cores`);
+const json = { sizes: results, capacity: meetingsOf8 > 0 ? { held: held ?? 0, stopReason, windows: capacity } : undefined, recording: { width: recording!?.width, height: recording!?.height, videoKbps: recording!?.video.payloadBitsPerSecond / 1000, audioKbps: recording!?.audio.payloadBitsPerSecond / 1000 }, loadavg: loadavg() };
+console.log(JSON.stringify(json));
+if (jsonFile) writeFileSync(jsonFile, JSON.stringify(json, null, 2));
+// werift's timers and sockets would keep the process alive.
+process.exit(results.some((r) => r.problem || r.firstFrames.some((x) => !x.ok)) ? 1 : 0);

@@ -1,0 +1,69 @@
+/**
+ * @module scripts/sfu-load/measure
+ * One measuring window over running meetings: CPU (% of one core) and
+ * resident memory of Foyer and of its Janus, the whole machine's CPU, the
+ * load participants' upload and download (kbit/s each), and the
+ * observers' decoded frame rate.
+ */
+import type { Foyer } from './foyer.ts';
+import { loadBytes, type Meeting } from './meeting.ts';
+import { framesDecoded, frameRate } from './observer.ts';
+import { cpuSince, machineBusySince, machineMark, mark, rssMiB } from './proc.ts';
+
+export interface Window {
+  seconds: number;
+  foyerCpu: number;
+  janusCpu: number;
+  foyerRssMiB: number;
+  janusRssMiB: number;
+  /** The whole machine, % of all its cores (load generator and browsers included). */
+  machineCpu: number;
+  /** Per load participant, kbit/s: median of upload and of download. */
+  uploadKbps: number;
+  downloadKbps: number;
+  /** Load participants that sent or received nothing in the window. */
+  silentParticipants: number;
+  /** Observers: frames a second per remote video, and remote videos decoding. */
+  observerFps: number[];
+  observerVideos: number[];
+}
+
+function median(values: number[]): number {
+  if (!values.length) return NaN;
+  const s = [...values].sort((a, b) => a - b);
+  return s.length % 2 ? s[(s.length - 1) / 2]! : (s[s.length / 2 - 1]! + s[s.length / 2]!) / 2;
+}
+
+export async function measure(foyer: Foyer, meetings: Meeting[], seconds: number): Promise<Window> {
+  const janusPid = foyer.janusPid();
+  const observers = meetings.flatMap((m) => m.observers);
+  const framesBefore = await Promise.all(observers.map(framesDecoded));
+  const bytesBefore = meetings.flatMap(loadBytes);
+  const start = performance.now();
+  const foyerMark = mark(foyer.pid);
+  const janusMark = janusPid ? mark(janusPid) : undefined;
+  const machine = machineMark();
+  await new Promise((r) => setTimeout(r, seconds * 1000));
+  const foyerCpu = cpuSince(foyerMark);
+  const janusCpu = janusMark ? cpuSince(janusMark) : NaN;
+  const machineCpu = machineBusySince(machine);
+  const elapsed = (performance.now() - start) / 1000;
+  const bytesAfter = meetings.flatMap(loadBytes);
+  const framesAfter = await Promise.all(observers.map(framesDecoded));
+  const up = bytesAfter.map((b, i) => ((b.sent - bytesBefore[i]!.sent) * 8) / 1000 / elapsed);
+  const down = bytesAfter.map((b, i) => ((b.received - bytesBefore[i]!.received) * 8) / 1000 / elapsed);
+  const rates = observers.map((_, i) => frameRate(framesBefore[i]!, framesAfter[i]!, elapsed));
+  return {
+    seconds: elapsed,
+    foyerCpu,
+    janusCpu,
+    foyerRssMiB: rssMiB(foyer.pid),
+    janusRssMiB: janusPid ? rssMiB(janusPid) : NaN,
+    machineCpu,
+    uploadKbps: median(up),
+    downloadKbps: median(down),
+    silentParticipants: up.filter((u, i) => u < 1 || down[i]! < 1).length,
+    observerFps: rates.map((r) => r.fps),
+    observerVideos: rates.map((r) => r.videos),
+  };
+}

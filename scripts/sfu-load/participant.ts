@@ -1,0 +1,184 @@
+/**
+ * @module scripts/sfu-load/participant
+ * A load participant without a browser: it joins a meeting over Foyer's
+ * /ws as a page does, and on `sfu` `use` publishes the recorded stream
+ * (replay.ts) on a werift connection with the reserved peer `sfu` (a
+ * sendonly offer, audio and one VP8 layer, candidates in the description);
+ * it answers the SFU's subscription offers on a second connection and asks
+ * for at most `slots` videos (`sfu_want` low, the rest off), as a page's
+ * grid does. Upload and download are the bytes its two connections' DTLS
+ * transports sent and received (SRTP and SRTCP, UDP payload).
+ */
+// @ts-expect-error ws ships no typings; only send/on/close are used.
+import WebSocketImpl from 'ws';
+import { RTCPeerConnection, useOPUS, useVP8 } from 'werift';
+import type { Recording } from './recording.ts';
+import { Replay } from './replay.ts';
+
+interface Socket {
+  on(event: string, listener: (...args: any[]) => void): void;
+  send(data: string): void;
+  close(code?: number): void;
+  terminate(): void;
+}
+
+type Message = { type: string; [key: string]: any };
+
+const config = () => ({ codecs: { audio: [useOPUS()], video: [useVP8()] }, iceUseIpv6: false });
+
+async function gathered(pc: RTCPeerConnection): Promise<void> {
+  if (pc.iceGatheringState === 'complete') return;
+  await new Promise<void>((resolve) => {
+    const { unSubscribe } = pc.iceGatheringStateChange.subscribe((s) => {
+      if (s === 'complete') {
+        unSubscribe();
+        resolve();
+      }
+    });
+  });
+}
+
+function bytesOf(pc: RTCPeerConnection | undefined): { sent: number; received: number } {
+  let sent = 0;
+  let received = 0;
+  for (const t of pc?.dtlsTransports ?? []) {
+    sent += t.bytesSent;
+    received += t.bytesReceived;
+  }
+  return { sent, received };
+}
+
+export class LoadParticipant {
+  id: string | undefined;
+  private socket!: Socket;
+  private pub: RTCPeerConnection | undefined;
+  private sub: RTCPeerConnection | undefined;
+  private subSession: string | undefined;
+  private replays: Replay[] = [];
+  private queue: Promise<unknown> = Promise.resolve();
+  private wants = new Map<string, string>();
+  /** Bytes of connections closed since (a replaced subscription). */
+  private closedBytes = { sent: 0, received: 0 };
+  errors: string[] = [];
+  subscribed = 0;
+  closed = false;
+
+  constructor(
+    readonly name: string,
+    private readonly recording: Recording,
+    private readonly slots: number,
+  ) {}
+
+  async join(origin: string, meetingId: string): Promise<void> {
+    this.socket = new WebSocketImpl(origin.replace(/^http/, 'ws') + '/ws') as Socket;
+    const welcome = new Promise<void>((resolve, reject) => {
+      this.socket.on('message', (data: Buffer) => {
+        const m = JSON.parse(data.toString('utf8')) as Message;
+        if (m.type === 'welcome') {
+          this.id = m.you?.id;
+          resolve();
+        } else if (m.type === 'error') reject(new Error(`${this.name}: ${JSON.stringify(m)}`));
+        this.onMessage(m);
+      });
+      this.socket.on('close', (code: number) => {
+        this.closed = true;
+        reject(new Error(`${this.name}: socket closed (${code})`));
+      });
+      this.socket.on('error', (e: Error) => reject(e));
+      this.socket.on('open', () => this.send({ type: 'join', meetingId, name: this.name, audio: true, video: true }));
+    });
+    await welcome;
+  }
+
+  private send(m: unknown): void {
+    this.socket.send(JSON.stringify(m));
+  }
+
+  /** Offers and answers one at a time, in the order they came. */
+  private run(what: string, step: () => Promise<void>): void {
+    this.queue = this.queue.then(step).catch((e: Error) => this.errors.push(`${what}: ${e.message}`));
+  }
+
+  private onMessage(m: Message): void {
+    if (m.type === 'sfu' && m.event === 'use') this.run('publish', () => this.publish());
+    else if (m.type === 'answer' && m.from === 'sfu') this.run('answer', async () => this.pub?.setRemoteDescription({ type: 'answer', sdp: m.sdp }));
+    else if (m.type === 'offer' && m.from === 'sfu') this.run('subscribe', () => this.subscribe(m.sdp, m.session));
+    else if (m.type === 'sfu' && m.event === 'streams') this.want(m.streams as { mid: string; kind: string; from: string }[]);
+  }
+
+  private async publish(): Promise<void> {
+    for (const r of this.replays) r.stop();
+    if (this.pub) {
+      this.addClosed(this.pub);
+      await this.pub.close().catch(() => {});
+    }
+    const pc = (this.pub = new RTCPeerConnection(config()));
+    const audio = pc.addTransceiver('audio', { direction: 'sendonly' });
+    const video = pc.addTransceiver('video', { direction: 'sendonly' });
+    await pc.setLocalDescription(await pc.createOffer());
+    await gathered(pc);
+    this.send({ type: 'offer', to: 'sfu', sdp: pc.localDescription!.sdp });
+    this.replays = [new Replay(this.recording.audio, audio.sender), new Replay(this.recording.video, video.sender)];
+  }
+
+  private async subscribe(sdp: string, session: string | undefined): Promise<void> {
+    if (!this.sub || session !== this.subSession) {
+      if (this.sub) {
+        this.addClosed(this.sub);
+        await this.sub.close().catch(() => {});
+      }
+      this.sub = new RTCPeerConnection(config());
+      this.subSession = session;
+    }
+    const pc = this.sub;
+    await pc.setRemoteDescription({ type: 'offer', sdp });
+    await pc.setLocalDescription(await pc.createAnswer());
+    await gathered(pc);
+    this.subscribed += 1;
+    this.send({ type: 'answer', to: 'sfu', sdp: pc.localDescription!.sdp, ...(session ? { session } : {}) });
+  }
+
+  /** As a grid of `slots` tiles: the first videos low, the others off. */
+  private want(streams: { kind: string; from: string }[]): void {
+    const videos = [...new Set(streams.filter((s) => s.kind === 'video').map((s) => s.from))];
+    videos.forEach((from, i) => {
+      const video = i < this.slots ? 'low' : 'off';
+      if (this.wants.get(from) === video) return;
+      this.wants.set(from, video);
+      this.send({ type: 'sfu_want', from, video });
+    });
+  }
+
+  private addClosed(pc: RTCPeerConnection): void {
+    const b = bytesOf(pc);
+    this.closedBytes.sent += b.sent;
+    this.closedBytes.received += b.received;
+  }
+
+  /** Bytes sent and received on both connections since the start. */
+  bytes(): { sent: number; received: number } {
+    const pub = bytesOf(this.pub);
+    const sub = bytesOf(this.sub);
+    return { sent: this.closedBytes.sent + pub.sent + sub.sent, received: this.closedBytes.received + pub.received + sub.received };
+  }
+
+  state(): string {
+    return `pub ${this.pub?.connectionState ?? 'none'} (ice ${this.pub?.iceConnectionState ?? '-'}), sub ${this.sub?.connectionState ?? 'none'}`;
+  }
+
+  /** Publishing connected and, when anyone else publishes, the subscription connected. */
+  connected(): boolean {
+    return this.pub?.connectionState === 'connected' && (this.sub === undefined || this.sub.connectionState === 'connected');
+  }
+
+  async leave(): Promise<void> {
+    for (const r of this.replays) r.stop();
+    try {
+      this.send({ type: 'leave' });
+      this.socket.close(1000);
+    } catch {
+      // already closed
+    }
+    await Promise.all([this.pub?.close().catch(() => {}), this.sub?.close().catch(() => {})]);
+  }
+}

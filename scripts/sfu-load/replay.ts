@@ -1,0 +1,90 @@
+/**
+ * @module scripts/sfu-load/replay
+ * Plays a recorded track (recording.ts) in a loop on a werift sender, at
+ * the pace of its RTP timestamps, with fresh sequence numbers and
+ * timestamps from the wall clock. When Janus asks for a key frame (PLI or
+ * FIR), the replay jumps to the recording's next key frame at once. One
+ * timer drives every replay of the process.
+ */
+import { RtpHeader, RtpPacket, type RTCRtpSender } from 'werift';
+import type { Track } from './recording.ts';
+
+const replays = new Set<Replay>();
+let ticker: NodeJS.Timeout | undefined;
+
+function tickAll(): void {
+  const now = performance.now();
+  for (const r of replays) r.tick(now);
+}
+
+export class Replay {
+  private index = 0;
+  private loopStart: number;
+  private readonly t0: number;
+  private readonly tsBase = Math.floor(Math.random() * 2 ** 31);
+  private seq = Math.floor(Math.random() * 2 ** 15);
+  private lastJump = -Infinity;
+  keyframesAsked = 0;
+  private stopRtcp: () => void;
+
+  constructor(
+    private readonly track: Track,
+    private readonly sender: RTCRtpSender,
+  ) {
+    this.t0 = this.loopStart = performance.now();
+    const { unSubscribe } = sender.onRtcp.subscribe((packet) => {
+      if (packet.type !== 206) return;
+      const feedback = (packet as { feedback?: unknown }).feedback;
+      const name = (feedback as object | undefined)?.constructor?.name;
+      if (name === 'PictureLossIndication' || name === 'FullIntraRequest') this.keyframe();
+    });
+    this.stopRtcp = unSubscribe;
+    replays.add(this);
+    ticker ??= setInterval(tickAll, 10);
+  }
+
+  /** Jumps to the next key frame (at most every 300 ms: Janus asks for each new subscriber). */
+  keyframe(): void {
+    if (this.track.kind !== 'video') return;
+    this.keyframesAsked += 1;
+    const now = performance.now();
+    if (now - this.lastJump < 300) return;
+    this.lastJump = now;
+    const frames = this.track.frames;
+    let j = frames.findIndex((f, k) => k >= this.index && f.keyframe);
+    if (j < 0) j = 0;
+    this.index = j;
+    this.loopStart = now - frames[j]!.atMs;
+  }
+
+  tick(now: number): void {
+    const frames = this.track.frames;
+    // Far behind (a busy process): start from where the clock is.
+    if (now - (this.loopStart + frames[this.index]!.atMs) > 500) this.loopStart = now - frames[this.index]!.atMs;
+    for (;;) {
+      const frame = frames[this.index]!;
+      const due = this.loopStart + frame.atMs;
+      if (due > now) return;
+      const timestamp = (this.tsBase + Math.round(((due - this.t0) * this.track.clockRate) / 1000)) >>> 0;
+      for (const p of frame.packets) {
+        this.seq = (this.seq + 1) & 0xffff;
+        const header = new RtpHeader({ sequenceNumber: this.seq, timestamp, marker: p.marker, payloadType: 96 });
+        void this.sender.sendRtp(new RtpPacket(header, p.payload)).catch(() => {});
+      }
+      this.index += 1;
+      if (this.index === frames.length) {
+        this.index = 0;
+        this.loopStart += this.track.loopMs;
+      }
+    }
+  }
+
+  stop(): void {
+    this.stopRtcp();
+    replays.delete(this);
+    if (replays.size === 0 && ticker) {
+      clearInterval(ticker);
+      ticker = undefined;
+    }
+  }
+}
