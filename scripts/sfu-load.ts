@@ -20,10 +20,14 @@
  * Each size runs on a fresh Foyer (and Janus). SFU_FROM_PARTICIPANTS is 2
  * here (`--sfu-from`), so that the meeting of 2 goes through Janus as
  * well: load participants speak only the SFU's side of the signalling.
- * The load generator runs on the same machine: run under `nice -n 19` on
- * a shared machine, and read the capacity figure with that in mind.
+ * Load participants count what they receive without decrypting it
+ * (`--decrypt` processes it as werift does, with NACKs and receiver
+ * reports, at a CPU cost that grows with the square of the size). The
+ * load generator runs on the same machine (its own CPU is printed): run
+ * under `nice -n 19` on a shared machine, and read the capacity figure
+ * with that in mind.
  *
- *   node --import tsx scripts/sfu-load.ts [--sizes 2,8,25,50] [--seconds 20] [--observers 1] [--meetings-of-8 0] [--min-fps 5] [--slots 9] [--json FILE]
+ *   node --import tsx scripts/sfu-load.ts [--sizes 2,8,25,50] [--seconds 20] [--observers 1] [--meetings-of-8 0] [--min-fps 5] [--slots 9] [--decrypt] [--sfu-from 2] [--json FILE]
  */
 import { writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
@@ -48,6 +52,7 @@ const meetingsOf8 = Number(option('meetings-of-8', '0'));
 const minFps = Number(option('min-fps', '5'));
 const slots = Number(option('slots', '9'));
 const sfuFrom = Number(option('sfu-from', '2'));
+const decrypt = args.includes('--decrypt');
 const jsonFile = args.includes('--json') ? option('json', '') : '';
 const janusBin = process.env.JANUS_BIN ?? findOnPath('janus', process.env.PATH);
 if (!janusBin) throw new Error('no janus on the PATH (apt-get install janus) and JANUS_BIN unset');
@@ -83,7 +88,7 @@ try {
     await cleanUp();
     foyer = await startFresh();
     console.log(`# meeting of ${size}: joining`);
-    const m = await startMeeting(foyer, browser, recording, { size, sfuFrom, observers: observersPer, slots, label: `m${size}`, timeoutMs: TIMEOUT });
+    const m = await startMeeting(foyer, browser, recording, { size, sfuFrom, decrypt, observers: observersPer, slots, label: `m${size}`, timeoutMs: TIMEOUT });
     meetings.push(m);
     const firstFrames = m.observers.map((o) => (o.first.ok ? { ok: true as const, ms: o.first.at } : { ok: false as const, why: o.first.why }));
     for (const [i, x] of firstFrames.entries()) if (!x.ok) console.log(`# ${m.observers[i]!.name} FAILED: ${x.why}`);
@@ -97,7 +102,7 @@ try {
     foyer = await startFresh();
     const cores = cpus().length;
     for (let n = 1; n <= meetingsOf8; n++) {
-      const m = await startMeeting(foyer, browser, recording, { size: 8, sfuFrom, observers: n === 1 ? 1 : 0, slots, label: `c${n}`, timeoutMs: TIMEOUT });
+      const m = await startMeeting(foyer, browser, recording, { size: 8, sfuFrom, decrypt, observers: n === 1 ? 1 : 0, slots, label: `c${n}`, timeoutMs: TIMEOUT });
       meetings.push(m);
       if (m.loadProblem || m.observers.some((o) => !o.first.ok)) {
         stopReason = `meeting ${n} did not connect: ${m.loadProblem ?? m.observers.map((o) => (o.first.ok ? '' : o.first.why)).join(' ')}`;

@@ -18,6 +18,8 @@ export interface Window {
   janusRssMiB: number;
   /** The whole machine, % of all its cores (load generator and browsers included). */
   machineCpu: number;
+  /** This process: the load participants (werift) and the script. */
+  generatorCpu: number;
   /** Per load participant, kbit/s: median of upload and of download. */
   uploadKbps: number;
   downloadKbps: number;
@@ -43,11 +45,13 @@ export async function measure(foyer: Foyer, meetings: Meeting[], seconds: number
   const foyerMark = mark(foyer.pid);
   const janusMark = janusPid ? mark(janusPid) : undefined;
   const machine = machineMark();
+  const own = process.cpuUsage();
   await new Promise((r) => setTimeout(r, seconds * 1000));
   const foyerCpu = cpuSince(foyerMark);
   const janusCpu = janusMark ? cpuSince(janusMark) : NaN;
   const machineCpu = machineBusySince(machine);
   const elapsed = (performance.now() - start) / 1000;
+  const ownUsed = process.cpuUsage(own);
   const bytesAfter = meetings.flatMap(loadBytes);
   const framesAfter = await Promise.all(observers.map(framesDecoded));
   const up = bytesAfter.map((b, i) => ((b.sent - bytesBefore[i]!.sent) * 8) / 1000 / elapsed);
@@ -60,6 +64,7 @@ export async function measure(foyer: Foyer, meetings: Meeting[], seconds: number
     foyerRssMiB: rssMiB(foyer.pid),
     janusRssMiB: janusPid ? rssMiB(janusPid) : NaN,
     machineCpu,
+    generatorCpu: ((ownUsed.user + ownUsed.system) / 1e6 / elapsed) * 100,
     uploadKbps: median(up),
     downloadKbps: median(down),
     silentParticipants: up.filter((u, i) => u < 1 || down[i]! < 1).length,

@@ -33,7 +33,7 @@ export async function startMeeting(
   foyer: Foyer,
   browser: Browser | undefined,
   recording: Recording,
-  options: { size: number; sfuFrom: number; observers: number; slots: number; label: string; timeoutMs: number },
+  options: { size: number; sfuFrom: number; decrypt: boolean; observers: number; slots: number; label: string; timeoutMs: number },
 ): Promise<Meeting> {
   const { id, link } = await foyer.newMeeting();
   const observers = browser ? Math.min(options.observers, options.size) : 0;
@@ -42,7 +42,7 @@ export async function startMeeting(
   const meeting: Meeting = { id, link, load, observers: [], loadProblem: undefined };
   // A few at a time: as people arrive in a real meeting, not all in one instant.
   for (let i = 0; i < loadCount; i += 4) {
-    const batch = Array.from({ length: Math.min(4, loadCount - i) }, (_, k) => new LoadParticipant(`${options.label}-L${i + k + 1}`, recording, options.slots));
+    const batch = Array.from({ length: Math.min(4, loadCount - i) }, (_, k) => new LoadParticipant(`${options.label}-L${i + k + 1}`, recording, options.slots, options.decrypt));
     load.push(...batch);
     await Promise.all(batch.map((p) => p.join(foyer.origin, id)));
   }

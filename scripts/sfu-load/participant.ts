@@ -6,12 +6,13 @@
  * sendonly offer, audio and one VP8 layer, candidates in the description);
  * it answers the SFU's subscription offers on a second connection and asks
  * for at most `slots` videos (`sfu_want` low, the rest off), as a page's
- * grid does. Upload and download are the bytes its two connections' DTLS
+ * grid does. What it receives is counted, not decrypted (unless `decrypt`),
+ * so it sends no NACKs or receiver reports for it. Upload and download are the bytes its two connections' DTLS
  * transports sent and received (SRTP and SRTCP, UDP payload).
  */
 // @ts-expect-error ws ships no typings; only send/on/close are used.
 import WebSocketImpl from 'ws';
-import { RTCPeerConnection, useOPUS, useVP8 } from 'werift';
+import { RTCPeerConnection, SrtpAuthenticationError, useOPUS, useVP8 } from 'werift';
 import type { Recording } from './recording.ts';
 import { Replay } from './replay.ts';
 
@@ -36,6 +37,24 @@ async function gathered(pc: RTCPeerConnection): Promise<void> {
       }
     });
   });
+}
+
+/** Thrown for every received media packet when only counting: werift counts it, then drops it as it drops a forged one. */
+const DROP = new SrtpAuthenticationError('not decrypted: the load participant only counts what it receives');
+
+/**
+ * Received SRTP left undecrypted (its bytes still counted by the transport): decrypting 49 audio and 9 video streams
+ * for each of 50 participants in JavaScript would take more CPU than the machine has, beside Janus.
+ */
+function countOnly(pc: RTCPeerConnection): void {
+  for (const t of pc.dtlsTransports) {
+    const srtp = (t as unknown as { srtp?: { decrypt: (data: Buffer) => Buffer; dropping?: boolean } }).srtp;
+    if (!srtp || srtp.dropping) continue;
+    srtp.dropping = true;
+    srtp.decrypt = () => {
+      throw DROP;
+    };
+  }
 }
 
 function bytesOf(pc: RTCPeerConnection | undefined): { sent: number; received: number } {
@@ -67,6 +86,7 @@ export class LoadParticipant {
     readonly name: string,
     private readonly recording: Recording,
     private readonly slots: number,
+    private readonly decrypt = false,
   ) {}
 
   async join(origin: string, meetingId: string): Promise<void> {
@@ -127,8 +147,9 @@ export class LoadParticipant {
         this.addClosed(this.sub);
         await this.sub.close().catch(() => {});
       }
-      this.sub = new RTCPeerConnection(config());
+      const sub = (this.sub = new RTCPeerConnection(config()));
       this.subSession = session;
+      if (!this.decrypt) sub.connectionStateChange.subscribe((state) => state === 'connected' && countOnly(sub));
     }
     const pc = this.sub;
     await pc.setRemoteDescription({ type: 'offer', sdp });
