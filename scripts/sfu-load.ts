@@ -73,11 +73,52 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   });
 }
 
+async function measureSize(foyer: Foyer, size: number): Promise<SizeResult> {
+  console.log(`# meeting of ${size}: joining`);
+  const m = await startMeeting(foyer, browser, recording, { size, sfuFrom, decrypt, observers: observersPer, slots, label: `m${size}`, timeoutMs: TIMEOUT });
+  meetings.push(m);
+  const firstFrames = m.observers.map((o) => (o.first.ok ? { ok: true as const, ms: o.first.at } : { ok: false as const, why: o.first.why }));
+  for (const [i, x] of firstFrames.entries()) if (!x.ok) console.log(`# ${m.observers[i]!.name} FAILED: ${x.why}`);
+  if (m.loadProblem) console.log(`# ${m.loadProblem}`);
+  const window = await measure(foyer, [m], seconds);
+  console.log(`# meeting of ${size}: measured ${window.seconds.toFixed(1)} s, ${window.silentParticipants} silent load participants`);
+  return { size, load: m.load.length, observers: m.observers.length, window, firstFrames, ...(m.loadProblem ? { problem: m.loadProblem } : {}) };
+}
+
+/** 8-person meetings added to one Foyer until `meetingsOf8`, the observer's frame rate, or the cores give out. */
+async function capacityRun(): Promise<void> {
+  await cleanUp();
+  foyer = await startFresh();
+  const cores = cpus().length;
+  for (let n = 1; n <= meetingsOf8; n++) {
+    const m = await startMeeting(foyer, browser, recording, { size: 8, sfuFrom, decrypt, observers: n === 1 ? 1 : 0, slots, label: `c${n}`, timeoutMs: TIMEOUT });
+    meetings.push(m);
+    if (m.loadProblem || m.observers.some((o) => !o.first.ok)) {
+      stopReason = `meeting ${n} did not connect: ${m.loadProblem ?? m.observers.map((o) => (o.first.ok ? '' : o.first.why)).join(' ')}`;
+      break;
+    }
+    const window = await measure(foyer, meetings, Math.min(seconds, 10));
+    capacity.push({ meetings: n, window });
+    const fps = window.observerFps[0] ?? NaN;
+    console.log(`# ${n} meetings of 8: Foyer ${window.foyerCpu.toFixed(0)} %, Janus ${window.janusCpu.toFixed(0)} %, machine ${window.machineCpu.toFixed(0)} %, observer ${fps.toFixed(1)} fps, ${window.silentParticipants} silent`);
+    if (fps < minFps) {
+      stopReason = `observer at ${fps.toFixed(1)} fps (< ${minFps}) with ${n}`;
+      break;
+    }
+    if (window.foyerCpu + window.janusCpu > cores * 100 * 0.9) {
+      stopReason = `Foyer + Janus at ${(window.foyerCpu + window.janusCpu).toFixed(0)} % with ${n} (cores: ${cores})`;
+      break;
+    }
+    held = n;
+  }
+  stopReason ||= `reached --meetings-of-8 ${meetingsOf8}`;
+}
+
 const results: SizeResult[] = [];
 const capacity: { meetings: number; window: Window }[] = [];
 let held: number | undefined;
 let stopReason = '';
-let recording: Recording;
+let recording!: Recording;
 try {
   browser = await launch();
   foyer = await startFresh();
@@ -85,45 +126,19 @@ try {
   const v = recording.video;
   console.log(`# recorded ${recording.width}x${recording.height} VP8 ${v.frames.length} frames in ${(v.loopMs / 1000).toFixed(1)} s (${(v.payloadBitsPerSecond / 1000).toFixed(0)} kbit/s payload, ${v.frames.filter((x) => x.keyframe).length} key frames), Opus ${(recording.audio.payloadBitsPerSecond / 1000).toFixed(0)} kbit/s`);
   for (const size of sizes) {
-    await cleanUp();
-    foyer = await startFresh();
-    console.log(`# meeting of ${size}: joining`);
-    const m = await startMeeting(foyer, browser, recording, { size, sfuFrom, decrypt, observers: observersPer, slots, label: `m${size}`, timeoutMs: TIMEOUT });
-    meetings.push(m);
-    const firstFrames = m.observers.map((o) => (o.first.ok ? { ok: true as const, ms: o.first.at } : { ok: false as const, why: o.first.why }));
-    for (const [i, x] of firstFrames.entries()) if (!x.ok) console.log(`# ${m.observers[i]!.name} FAILED: ${x.why}`);
-    if (m.loadProblem) console.log(`# ${m.loadProblem}`);
-    const window = await measure(foyer, [m], seconds);
-    results.push({ size, load: m.load.length, observers: m.observers.length, window, firstFrames, ...(m.loadProblem ? { problem: m.loadProblem } : {}) });
-    console.log(`# meeting of ${size}: measured ${window.seconds.toFixed(1)} s, ${window.silentParticipants} silent load participants`);
-  }
-  if (meetingsOf8 > 0) {
-    await cleanUp();
-    foyer = await startFresh();
-    const cores = cpus().length;
-    for (let n = 1; n <= meetingsOf8; n++) {
-      const m = await startMeeting(foyer, browser, recording, { size: 8, sfuFrom, decrypt, observers: n === 1 ? 1 : 0, slots, label: `c${n}`, timeoutMs: TIMEOUT });
-      meetings.push(m);
-      if (m.loadProblem || m.observers.some((o) => !o.first.ok)) {
-        stopReason = `meeting ${n} did not connect: ${m.loadProblem ?? m.observers.map((o) => (o.first.ok ? '' : o.first.why)).join(' ')}`;
-        break;
-      }
-      const window = await measure(foyer, meetings, Math.min(seconds, 10));
-      capacity.push({ meetings: n, window });
-      const fps = window.observerFps[0] ?? NaN;
-      console.log(`# ${n} meetings of 8: Foyer ${window.foyerCpu.toFixed(0)} %, Janus ${window.janusCpu.toFixed(0)} %, machine ${window.machineCpu.toFixed(0)} %, observer ${fps.toFixed(1)} fps, ${window.silentParticipants} silent`);
-      if (fps < minFps) {
-        stopReason = `observer at ${fps.toFixed(1)} fps (< ${minFps}) with ${n}`;
-        break;
-      }
-      if (window.foyerCpu + window.janusCpu > cores * 100 * 0.9) {
-        stopReason = `Foyer + Janus at ${(window.foyerCpu + window.janusCpu).toFixed(0)} % with ${n} (cores: ${cores})`;
-        break;
-      }
-      held = n;
+    try {
+      await cleanUp();
+      foyer = await startFresh();
+      results.push(await measureSize(foyer, size));
+    } catch (error) {
+      console.log(`# meeting of ${size} FAILED: ${(error as Error).stack}`);
+      results.push({ size, load: 0, observers: 0, firstFrames: [], problem: (error as Error).message });
     }
-    stopReason ||= `reached --meetings-of-8 ${meetingsOf8}`;
   }
+  if (meetingsOf8 > 0) await capacityRun().catch((error: Error) => {
+    stopReason = `FAILED: ${error.message}`;
+    console.log(`# meetings of 8 FAILED: ${error.stack}`);
+  });
 } finally {
   await cleanUp();
   await browser?.close().catch(() => {});
@@ -135,10 +150,10 @@ for (const line of ratios(results)) console.log(line);
 if (meetingsOf8 > 0) {
   const last = capacity.at(-1)?.window;
   const perMeeting = last ? (last.foyerCpu + last.janusCpu) / capacity.at(-1)!.meetings : NaN;
-  console.log(`meetings of 8 held: ${held ?? 0} (stopped: ${stopReason}); Foyer + Janus ${perMeeting.toFixed(0)} % of one core per meeting, so ${(200 / perMeeting).toFixed(1)} would fill two cores without the load generator`);
+  console.log(`meetings of 8 held: ${held ?? 0} (stopped: ${stopReason}); Foyer + Janus ${perMeeting.toFixed(0)} % of one core per meeting, so ${((cpus().length * 100) / perMeeting).toFixed(1)} would fill the ${cpus().length} cores without the load generator`);
 }
 console.log(`load average ${loadavg().map((x) => x.toFixed(2)).join(' ')}, ${cpus().length} cores`);
-const json = { sizes: results, capacity: meetingsOf8 > 0 ? { held: held ?? 0, stopReason, windows: capacity } : undefined, recording: { width: recording!?.width, height: recording!?.height, videoKbps: recording!?.video.payloadBitsPerSecond / 1000, audioKbps: recording!?.audio.payloadBitsPerSecond / 1000 }, loadavg: loadavg() };
+const json = { sizes: results, capacity: meetingsOf8 > 0 ? { held: held ?? 0, stopReason, windows: capacity } : undefined, recording: { width: recording?.width, height: recording?.height, videoKbps: recording?.video.payloadBitsPerSecond / 1000, audioKbps: recording?.audio.payloadBitsPerSecond / 1000 }, loadavg: loadavg() };
 console.log(JSON.stringify(json));
 if (jsonFile) writeFileSync(jsonFile, JSON.stringify(json, null, 2));
 // werift's timers and sockets would keep the process alive.
