@@ -1,6 +1,7 @@
 #!/usr/bin/env node
-// Runs every *.test.ts under src/ and test/ with node:test. Extra arguments
-// narrow the run: `npm test -- test/api` runs only that folder.
+// Runs every *.test.ts under src/ and test/ with node:test, with the type
+// check (tsc) and the layering check beside them. Extra arguments narrow the
+// run to tests only: `npm test -- test/api` runs only that folder.
 //
 // The test files are bundled first with esbuild (Foyer's code in shared
 // chunks, packages left to node_modules) and node runs the bundles without
@@ -11,13 +12,31 @@
 // a stack trace for every call, and mapping each one made browser suites
 // about a third slower. Servers and CLI commands a test starts run from
 // their own bundles too (bin/foyer-server.js, bin/foyer.js).
-import { spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { readdirSync, rmSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { bundleForNode, ROOT } from '../bin/node-bundle.js';
 
-const roots = process.argv.slice(2).length ? process.argv.slice(2) : ['src', 'test'];
+const narrowed = process.argv.slice(2).length > 0;
+const roots = narrowed ? process.argv.slice(2) : ['src', 'test'];
+
+// The whole run also type-checks and checks the layering, beside the tests
+// rather than before them: each takes a core for a while at the start,
+// when the first test files leave one idle, and a failure fails the run all
+// the same. Their output comes after the tests'.
+function check(name, command, args) {
+  return new Promise((resolve) => {
+    const child = spawn(command, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+    let output = '';
+    child.stdout.on('data', (d) => (output += d));
+    child.stderr.on('data', (d) => (output += d));
+    child.on('close', (code) => resolve({ name, ok: code === 0, output }));
+  });
+}
+const checks = narrowed
+  ? []
+  : [check('tsc --noEmit', process.execPath, [join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '--noEmit', '-p', ROOT]), check('layering', 'npm', ['run', '-s', 'layering'])];
 const files = [];
 for (const root of roots) {
   if (statSync(root).isFile()) {
@@ -50,9 +69,18 @@ await bundleForNode({
 });
 const bundles = files.map((file) => join(outdir, relative(ROOT, join(process.cwd(), file)).replace(/\.ts$/, '.mjs')));
 
-const result = spawnSync(
-  process.execPath,
-  [...(process.env.TEST_SOURCE_MAPS === '1' ? ['--enable-source-maps'] : []), '--test', '--test-concurrency=2', '--test-timeout=600000', ...bundles],
-  { stdio: 'inherit' },
-);
-process.exit(result.status ?? 1);
+const status = await new Promise((resolve) => {
+  const run = spawn(
+    process.execPath,
+    [...(process.env.TEST_SOURCE_MAPS === '1' ? ['--enable-source-maps'] : []), '--test', '--test-concurrency=2', '--test-timeout=600000', ...bundles],
+    { stdio: 'inherit' },
+  );
+  run.on('close', (code) => resolve(code ?? 1));
+});
+let failed = status !== 0;
+for (const c of await Promise.all(checks)) {
+  console.log(`\n# ${c.name}: ${c.ok ? 'passed' : 'FAILED'}`);
+  if (!c.ok || c.output.trim()) console.log(c.output.trimEnd());
+  failed ||= !c.ok;
+}
+process.exit(failed ? status || 1 : 0);
