@@ -100,7 +100,7 @@ async function capacityRun(): Promise<void> {
     const window = await measure(foyer, meetings, Math.min(seconds, 10));
     capacity.push({ meetings: n, window });
     const fps = window.observerFps[0] ?? NaN;
-    console.log(`# ${n} meetings of 8: Foyer ${window.foyerCpu.toFixed(0)} %, Janus ${window.janusCpu.toFixed(0)} %, machine ${window.machineCpu.toFixed(0)} %, observer ${fps.toFixed(1)} fps, ${window.silentParticipants} silent`);
+    console.log(`# ${n} meetings of 8: Foyer ${window.foyerCpu.toFixed(0)} %, Janus ${window.janusCpu.toFixed(0)} % (${window.janusRssMiB.toFixed(0)} MiB), machine ${window.machineCpu.toFixed(0)} %, observer ${fps.toFixed(1)} fps, down ${window.downloadKbps.toFixed(0)} kbit/s, udp dropped ${window.udpDropped.toFixed(1)} %`);
     if (fps < minFps) {
       stopReason = `observer at ${fps.toFixed(1)} fps (< ${minFps}) with ${n}`;
       break;

@@ -9,6 +9,7 @@ import type { Foyer } from './foyer.ts';
 import { loadBytes, type Meeting } from './meeting.ts';
 import { framesDecoded, frameRate } from './observer.ts';
 import { cpuSince, machineBusySince, machineMark, mark, rssMiB } from './proc.ts';
+import { droppedSince, udpCounters } from './udp.ts';
 
 export interface Window {
   seconds: number;
@@ -20,6 +21,8 @@ export interface Window {
   machineCpu: number;
   /** This process: the load participants (werift) and the script. */
   generatorCpu: number;
+  /** Of the UDP datagrams that reached the machine's sockets in the window, the % the kernel dropped (full receive buffers). */
+  udpDropped: number;
   /** Per load participant, kbit/s: median of upload and of download. */
   uploadKbps: number;
   downloadKbps: number;
@@ -46,12 +49,14 @@ export async function measure(foyer: Foyer, meetings: Meeting[], seconds: number
   const janusMark = janusPid ? mark(janusPid) : undefined;
   const machine = machineMark();
   const own = process.cpuUsage();
+  const udp = udpCounters();
   await new Promise((r) => setTimeout(r, seconds * 1000));
   const foyerCpu = cpuSince(foyerMark);
   const janusCpu = janusMark ? cpuSince(janusMark) : NaN;
   const machineCpu = machineBusySince(machine);
   const elapsed = (performance.now() - start) / 1000;
   const ownUsed = process.cpuUsage(own);
+  const udpDropped = droppedSince(udp);
   const bytesAfter = meetings.flatMap(loadBytes);
   const framesAfter = await Promise.all(observers.map(framesDecoded));
   const up = bytesAfter.map((b, i) => ((b.sent - bytesBefore[i]!.sent) * 8) / 1000 / elapsed);
@@ -64,6 +69,7 @@ export async function measure(foyer: Foyer, meetings: Meeting[], seconds: number
     foyerRssMiB: rssMiB(foyer.pid),
     janusRssMiB: janusPid ? rssMiB(janusPid) : NaN,
     machineCpu,
+    udpDropped,
     generatorCpu: ((ownUsed.user + ownUsed.system) / 1e6 / elapsed) * 100,
     uploadKbps: median(up),
     downloadKbps: median(down),

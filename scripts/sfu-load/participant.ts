@@ -15,6 +15,9 @@ import WebSocketImpl from 'ws';
 import { RTCPeerConnection, SrtpAuthenticationError, useOPUS, useVP8 } from 'werift';
 import type { Recording } from './recording.ts';
 import { Replay } from './replay.ts';
+import { largeReceiveBuffers } from './udp.ts';
+
+largeReceiveBuffers();
 
 interface Socket {
   on(event: string, listener: (...args: any[]) => void): void;
