@@ -24,6 +24,8 @@ export class Replay {
   private readonly tsBase = Math.floor(Math.random() * 2 ** 31);
   private seq = Math.floor(Math.random() * 2 ** 15);
   private lastJump = -Infinity;
+  /** A key frame asked for within 300 ms of the last jump: done at the end of those 300 ms. */
+  private pending = false;
   keyframesAsked = 0;
   private stopRtcp: () => void;
 
@@ -47,8 +49,13 @@ export class Replay {
   keyframe(): void {
     if (this.track.kind !== 'video') return;
     this.keyframesAsked += 1;
-    const now = performance.now();
-    if (now - this.lastJump < 300) return;
+    this.pending = true;
+    this.jump(performance.now());
+  }
+
+  private jump(now: number): void {
+    if (!this.pending || now - this.lastJump < 300) return;
+    this.pending = false;
     this.lastJump = now;
     const frames = this.track.frames;
     let j = frames.findIndex((f, k) => k >= this.index && f.keyframe);
@@ -58,6 +65,7 @@ export class Replay {
   }
 
   tick(now: number): void {
+    this.jump(now);
     const frames = this.track.frames;
     // Far behind (a busy process): start from where the clock is.
     if (now - (this.loopStart + frames[this.index]!.atMs) > 500) this.loopStart = now - frames[this.index]!.atMs;
