@@ -59,6 +59,8 @@ export class JanusServer extends EventEmitter<{ up: []; down: [string] }> {
     tuning: Partial<JanusServerTuning> = {},
   ) {
     super();
+    // Every SFU link on this Janus listens for its going down: one listener per participant, however many.
+    this.setMaxListeners(0);
     this.endpoint = endpoint;
     this.tuning = { ...DEFAULT_TUNING, ...tuning };
     // janode writes to the console; Foyer logs what matters itself.

@@ -9,36 +9,52 @@ import type { JanusServer } from '../../src/sfu/janus-server.ts';
 import { SfuSubscription, type SubscriptionLink } from '../../src/realtime/sessions/sfu-subscription.ts';
 import type { ServerMessage } from '../../src/realtime/protocol.ts';
 
-/** A publisher as the room lists it: a microphone and a camera. */
-const publisher = (feed: number, display: string) => ({ feed, display, streams: [{ type: 'audio', mid: '0' }, { type: 'video', mid: '1' }] });
+/** A publisher as the room lists it: a microphone and a camera, and a screen when sharing (disabled once stopped). */
+const publisher = (feed: number, display: string, screen?: 'on' | 'stopped') => ({
+  feed,
+  display,
+  streams: [
+    { type: 'audio', mid: '0' },
+    { type: 'video', mid: '1' },
+    ...(screen ? [{ type: 'video', mid: '2', description: 'screen', disabled: screen === 'stopped' }] : []),
+  ],
+});
 
 const NO_SUCH_FEED = Object.assign(new Error('428 No such feed'), { _code: 428 });
 
-/** A subscriber handle that knows which feeds still publish: asking for a gone one fails as Janus does. */
+type Spec = { feed: number; mid: string };
+
+/**
+ * A subscriber handle that knows which feeds still publish: asking for a gone one fails as Janus does, and
+ * `failNext` fails the next request with another error. Each offer lists what the subscription carries.
+ */
 function fakeJanus(publishing: Set<number>) {
-  const requests: number[][] = [];
+  const requests: Array<{ add: number[]; drop: string[] }> = [];
+  const carried: Spec[] = [];
   let offers = 0;
-  const answer = (feeds: number[]) => {
-    requests.push(feeds);
-    if (feeds.some((f) => !publishing.has(f))) return Promise.reject(NO_SUCH_FEED);
+  let failNext: Error | undefined;
+  const request = (add: Spec[] = [], drop: Spec[] = []) => {
+    requests.push({ add: [...new Set(add.map((s) => s.feed))], drop: drop.map((s) => `${s.feed} ${s.mid}`) });
+    const error = failNext ?? (add.some((s) => !publishing.has(s.feed)) ? NO_SUCH_FEED : undefined);
+    failNext = undefined;
+    if (error) return Promise.reject(error);
+    for (const d of drop) carried.splice(carried.findIndex((c) => c.feed === d.feed && c.mid === d.mid), 1);
+    carried.push(...add);
     offers += 1;
-    const streams = feeds.flatMap((f) => [
-      { type: 'audio', mid: `a${f}`, feed_id: f, active: true },
-      { type: 'video', mid: `v${f}`, feed_id: f, active: true },
-    ]);
+    const streams = carried.map((c, i) => ({ type: c.mid === '0' ? 'audio' : 'video', mid: String(i), feed_id: c.feed, feed_description: c.mid === '2' ? 'screen' : undefined, active: true }));
     return Promise.resolve({ streams, jsep: { type: 'offer', sdp: `v=0 offer ${offers}` } });
   };
   const handle = {
     streams: [],
     on() {},
     detach: () => Promise.resolve(),
-    joinSubscriber: ({ streams }: { streams: Array<{ feed: number }> }) => answer([...new Set(streams.map((s) => s.feed))]),
-    update: ({ subscribe }: { subscribe: Array<{ feed: number }> }) => answer([...new Set(subscribe.map((s) => s.feed))]),
+    joinSubscriber: ({ streams }: { streams: Spec[] }) => request(streams),
+    update: ({ subscribe, unsubscribe }: { subscribe?: Spec[]; unsubscribe?: Spec[] }) => request(subscribe, unsubscribe),
     start: () => Promise.resolve({}),
     configure: () => Promise.resolve({}),
   };
   const server = { attach: () => Promise.resolve(handle) } as unknown as JanusServer;
-  return { server, requests };
+  return { server, requests, failNext: (error: Error) => (failNext = error) };
 }
 
 function link(server: JanusServer) {
@@ -66,15 +82,17 @@ function link(server: JanusServer) {
 }
 
 describe('SFU subscription', () => {
+  const lastStreams = (sent: ServerMessage[]) => (sent.filter((m) => m.type === 'sfu').at(-1) as unknown as { streams: Array<{ from: string; kind: string; source?: string }> }).streams;
+  const whoIsCarried = (sent: ServerMessage[]) => [...new Set(lastStreams(sent).map((s) => s.from))];
+
   it('subscribes to every publisher in one request, and offers the browser what each m-line carries', async () => {
     const janus = fakeJanus(new Set([11, 12]));
     const { value, sent } = link(janus.server);
     const subscription = new SfuSubscription(value, () => 10);
     subscription.publishers([publisher(10, 'me'), publisher(11, 'ann'), publisher(12, 'bob')] as never);
     await value.idle();
-    assert.deepEqual(janus.requests, [[11, 12]]);
-    const streams = sent.find((m) => m.type === 'sfu') as { streams: Array<{ from: string }> };
-    assert.deepEqual([...new Set(streams.streams.map((s) => s.from))], ['ann', 'bob']);
+    assert.deepEqual(janus.requests.map((r) => r.add), [[11, 12]]);
+    assert.deepEqual(whoIsCarried(sent), ['ann', 'bob']);
     assert.equal(sent.filter((m) => m.type === 'offer').length, 1);
     subscription.stop();
   });
@@ -87,11 +105,61 @@ describe('SFU subscription', () => {
     subscription.publishers([publisher(11, 'ann'), publisher(12, 'bob')] as never);
     await value.idle();
     // Ann alone next; Bob's old feed is not asked for again while the browser holds the offer.
-    assert.deepEqual(janus.requests, [[11, 12], [11]]);
-    const offer = sent.find((m) => m.type === 'offer');
-    assert.ok(offer, 'the browser is offered a subscription carrying Ann');
-    const streams = sent.find((m) => m.type === 'sfu') as { streams: Array<{ from: string }> };
-    assert.deepEqual([...new Set(streams.streams.map((s) => s.from))], ['ann']);
+    assert.deepEqual(janus.requests.map((r) => r.add), [[11, 12], [11]]);
+    assert.ok(sent.some((m) => m.type === 'offer'), 'the browser is offered a subscription carrying Ann');
+    assert.deepEqual(whoIsCarried(sent), ['ann']);
+    subscription.stop();
+  });
+
+  it('adds a newcomer after the answer even when another feed of the same batch has gone', async () => {
+    const janus = fakeJanus(new Set([11, 13]));
+    const { value, sent } = link(janus.server);
+    const subscription = new SfuSubscription(value, () => 10);
+    subscription.publishers([publisher(11, 'ann')] as never);
+    await value.idle();
+    subscription.publishers([publisher(12, 'bob'), publisher(13, 'cat')] as never);
+    await value.idle();
+    assert.deepEqual(janus.requests.map((r) => r.add), [[11]], 'nothing asked while the browser holds an offer');
+    await subscription.answered('v=0 answer', undefined);
+    await value.idle();
+    assert.deepEqual(janus.requests.map((r) => r.add), [[11], [12, 13], [12], [13]]);
+    assert.deepEqual(whoIsCarried(sent), ['ann', 'cat']);
+    subscription.stop();
+  });
+
+  it('takes a screen in when its publisher shares and lets it go when sharing stops, the camera staying', async () => {
+    const janus = fakeJanus(new Set([11]));
+    const { value, sent } = link(janus.server);
+    const subscription = new SfuSubscription(value, () => 10);
+    subscription.publishers([publisher(11, 'ann')] as never);
+    await value.idle();
+    await subscription.answered('v=0 answer', undefined);
+    subscription.publishers([publisher(11, 'ann', 'on')] as never);
+    await value.idle();
+    assert.deepEqual(lastStreams(sent).filter((s) => s.kind === 'video').map((s) => s.source), ['camera', 'screen']);
+    await subscription.answered('v=0 answer', undefined);
+    subscription.publishers([publisher(11, 'ann', 'stopped')] as never);
+    await value.idle();
+    assert.deepEqual(janus.requests.at(-1), { add: [], drop: ['11 2'] });
+    assert.deepEqual(lastStreams(sent).filter((s) => s.kind === 'video').map((s) => s.source), ['camera']);
+    subscription.stop();
+  });
+
+  it('keeps a publisher it failed to add for another reason than a feed gone, to ask again', async () => {
+    const janus = fakeJanus(new Set([11, 12]));
+    const { value, failures } = link(janus.server);
+    const subscription = new SfuSubscription(value, () => 10);
+    subscription.publishers([publisher(11, 'ann')] as never);
+    await value.idle();
+    await subscription.answered('v=0 answer', undefined);
+    janus.failNext(Object.assign(new Error('500 Janus busy'), { _code: 500 }));
+    subscription.publishers([publisher(12, 'bob')] as never);
+    await value.idle();
+    assert.equal(failures.length, 1);
+    assert.equal(subscription.participantOf(12), 'bob', 'Bob is still known');
+    subscription.publishers([] as never);
+    await value.idle();
+    assert.deepEqual(janus.requests.at(-1)?.add, [12], 'and asked for again at the next change');
     subscription.stop();
   });
 });

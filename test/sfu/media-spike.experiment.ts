@@ -8,8 +8,8 @@
  * which layers arrive, what switching layers costs, how the receiving
  * connection is renegotiated when publishers come and go, what the talking
  * events look like. Figures are printed; docs/video.md ("The SFU") records
- * them. (Firefox through the SFU, and upload per person, are covered by the
- * meeting tests beside this one, test/sfu/meeting-sfu.test.ts and meeting-sfu-instances.experiment.ts.)
+ * them. (Firefox through the SFU is covered by test/sfu/turn-sfu.test.ts and
+ * meeting-sfu-instances.experiment.ts; the real meeting page by meeting-sfu.test.ts.)
  */
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';

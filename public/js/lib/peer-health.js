@@ -124,7 +124,6 @@ export class PeerHealth {
   lost() {
     if (this.stopped || this.state !== 'connected') return;
     this.attempt = 1;
-    this.restarted = false;
     this.report('reconnecting');
     this.restartIce();
     this.arm();

@@ -46,7 +46,13 @@ export class SfuSubscription {
   offer(m) {
     const map = this.pendingMap;
     this.pendingMap = null;
-    this.chain = this.chain.then(() => this.answer(m.sdp, map, m.session ?? null)).catch((error) => console.warn('foyer: the SFU subscription failed:', error));
+    this.chain = this.chain
+      .then(() => this.answer(m.sdp, map, m.session ?? null))
+      .catch((error) => {
+        // An offer this page could not answer leaves its connection behind the SFU's: a stall, for the health to remedy.
+        console.warn('foyer: the SFU subscription failed:', error);
+        if (this.pc && !this.stopped) this.onLost();
+      });
   }
 
   async answer(sdp, map, session) {
@@ -130,6 +136,8 @@ export class SfuSubscription {
     this.pc?.close();
     this.pc = null;
     this.session = null;
+    // What the old connection carried says nothing of the new one: with nobody else left, no offer comes to replace it.
+    this.map = new Map();
   }
 
   stop() {

@@ -18,11 +18,13 @@
 //
 // Both connections count as one for the connection state (a PeerHealth,
 // lib/peer-health.js): it carries media when the publishing connection is
-// up and, when anyone else is there, media arrives on the subscription. Its
-// remedies (ICE restart, rebuild, "Try again") all start both connections
-// over: the SFU's side of an ICE restart would have to be asked for anyway.
-// So does the server's `sfu` `use` with `restart` (the SFU changed: its
-// Janus died and the meeting was placed again).
+// up and, when anyone else is there, media arrives on the subscription; a
+// subscription that fails or stalls tells it (`lost()`). Its first remedy
+// waits while the publishing connection is up (the subscription is still
+// being offered), then both connections start over, with backoff, as does
+// "Try again": the SFU's side of an ICE restart would have to be asked for
+// anyway. The server's `sfu` `use` with `restart` starts them over at once
+// (the SFU changed: its Janus died and the meeting was placed again).
 //
 // Each tile asks for the video it needs (`want`): the highest layer for a
 // large tile, the lowest for a thumbnail, none for people beyond the video
@@ -142,10 +144,12 @@ export class SfuClient {
       await pc.setLocalDescription(await pc.createOffer());
       await gathered(pc);
       if (this.pub !== pc) return;
-      this.send({ type: 'offer', to: SFU_PEER, sdp: pc.localDescription.sdp });
+      const offer = pc.localDescription.sdp;
+      this.send({ type: 'offer', to: SFU_PEER, sdp: offer });
       if (!again) return;
+      // This very offer still unanswered: the connection can neither renegotiate nor restart ICE, so it starts over.
       setTimeout(() => {
-        if (this.pub === pc && this.offering === pc && pc.signalingState === 'have-local-offer') this.rebuild();
+        if (this.pub === pc && pc.signalingState === 'have-local-offer' && pc.localDescription?.sdp === offer) this.rebuild();
       }, ANSWER_MS);
     })().catch((error) => console.warn('foyer: publishing to the SFU failed:', error));
   }

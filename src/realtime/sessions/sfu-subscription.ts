@@ -27,7 +27,7 @@ import { layerSpecs, type VideoSource } from './sfu-steps.ts';
 
 /** VideoRoom's "Unexpected ANSWER (did we offer?)". */
 const UNEXPECTED_ANSWER = 469;
-/** A subscription offer not answered within this is given up (the browser rebuilds its connections by then). */
+/** A subscription offer not answered within this is given up, and publishers that arrived meanwhile are asked for. */
 const ANSWER_DEADLINE_MS = 15_000;
 
 /** One m-line of the subscription as the browser is told (`sfu` `streams`). */
@@ -66,6 +66,8 @@ export class SfuSubscription {
   private awaitingAnswer: NodeJS.Timeout | undefined;
   /** The last subscription offer sent: Janus may report one offer both as the update's result and as an event. */
   private lastOffer: string | undefined;
+  /** How many offers went to the browser. */
+  private offers = 0;
   /** The subscription's camera m-line of each participant, as of the last offer. */
   private videoMids = new Map<string, string>();
   /** The subscription's m-lines of shared screens, as of the last offer. */
@@ -151,7 +153,8 @@ export class SfuSubscription {
       mark(add, false);
       mark(drop, true);
       const feeds = [...new Set(add.map((s) => s.feed!))];
-      if (videoRoomErrorCode(error) !== NO_SUCH_FEED || feeds.length <= 1) {
+      if (videoRoomErrorCode(error) !== NO_SUCH_FEED) throw error;
+      if (feeds.length <= 1) {
         // A feed that went away meanwhile: forgotten until it publishes again, when the room announces it.
         for (const f of feeds) {
           this.feeds.delete(f);
@@ -192,8 +195,9 @@ export class SfuSubscription {
   }
 
   private offer(streams: VideoRoomStream[], sdp: string): void {
-    if (sdp === this.lastOffer) return;
+    if (sdp === this.lastOffer || !this.link.current()) return;
     this.lastOffer = sdp;
+    this.offers += 1;
     const carried = streams.flatMap((s): CarriedStream[] => {
       const from = s.feed_id !== undefined ? (this.feeds.get(s.feed_id) ?? s.feed_display) : undefined;
       if (!from || s.active === false) return [];
@@ -221,13 +225,15 @@ export class SfuSubscription {
     if (!this.handle || !this.link.current()) return;
     // The answer of a browser connection made for a subscription replaced since: Janus's handle would take it for an ICE restart.
     if (subscription !== undefined && subscription !== this.id) return;
+    const offers = this.offers;
     try {
       await this.handle.start({ jsep: { type: 'answer', sdp } });
     } catch (error) {
       // An answer to an offer Janus replaced meanwhile (a publisher left while one arrived): its newer offer is on the way.
       if (videoRoomErrorCode(error) !== UNEXPECTED_ANSWER) throw error;
     } finally {
-      if (this.link.current()) this.stop();
+      // Unless Janus offered again meanwhile (by itself, a publisher leaving): the browser holds that offer now.
+      if (this.link.current() && this.offers === offers) this.stop();
     }
     // Publishers that arrived meanwhile.
     await this.subscribe();
