@@ -107,10 +107,11 @@ function tolerateMissingMediaFeaturesOverride(browser: Browser): void {
  * devices) opening `url`. No `permissions` option: the preferences above
  * grant camera and microphone, and BiDi permission overrides are not needed.
  */
-export async function openFirefoxParticipant(browser: Browser, url: string): Promise<Participant> {
+export async function openFirefoxParticipant(browser: Browser, url: string, setup?: (page: Page) => Promise<unknown>): Promise<Participant> {
   const context: BrowserContext = await browser.newContext();
   const page: Page = await context.newPage();
   page.on('pageerror', (error) => console.log(`# firefox page error: ${error.message}`));
+  await setup?.(page);
   await page.goto(url);
   return { context, page };
 }

@@ -9,7 +9,7 @@
  * connection is renegotiated when publishers come and go, what the talking
  * events look like. Figures are printed; docs/video.md ("The SFU") records
  * them. (Firefox through the SFU is covered by test/sfu/turn-sfu.test.ts and
- * meeting-sfu-instances.experiment.ts; the real meeting page by meeting-sfu.test.ts.)
+ * meeting-sfu-instances.test.ts; the real meeting page by meeting-sfu.test.ts.)
  */
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';

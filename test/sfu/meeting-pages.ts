@@ -26,6 +26,8 @@ export function slowCamera(): void {
     }
   };
   const devices = navigator.mediaDevices;
+  // Firefox runs init scripts in its first about:blank too, which has no media devices.
+  if (!devices) return;
   const original = devices.getUserMedia.bind(devices);
   devices.getUserMedia = (constraints?: MediaStreamConstraints) => {
     const video = constraints?.video;
