@@ -129,6 +129,8 @@ export type ServerMessage =
       resumed: boolean;
       /** With an SFU: at most this many videos the page shows at once (SFU_VIDEO_SLOTS); the SFU sends no more. */
       videoSlots?: number;
+      /** The place is on the SFU already: media goes through it from the start (`sfu` `use` follows). */
+      sfu?: true;
     }
   | { type: 'participants'; participants: ParticipantView[] }
   /**

@@ -16,13 +16,24 @@ export const FAST = { probeIntervalMs: 500, downAfterMs: 2500, reconnectDelayMs:
  * all the assertions need, and the pages' encoders and decoders stay within reach of a loaded machine.
  */
 export function slowCamera(): void {
-  // Counted too: the connections a page made, so that a test can tell that none was rebuilt.
+  // Counted too: the connections a page made, so that a test can tell that none was rebuilt; and those of the
+  // mesh (sending and receiving on one connection, where the SFU's send only or receive only).
   const Made = window.RTCPeerConnection;
   (window as any).connectionsMade = 0;
+  (window as any).meshConnectionsMade = 0;
   window.RTCPeerConnection = class extends Made {
     constructor(...args: ConstructorParameters<typeof RTCPeerConnection>) {
       super(...args);
       (window as any).connectionsMade += 1;
+    }
+  };
+  const setLocal = Made.prototype.setLocalDescription;
+  const counted = new WeakSet<RTCPeerConnection>();
+  Made.prototype.setLocalDescription = async function (this: RTCPeerConnection, description?: RTCLocalSessionDescriptionInit) {
+    await (setLocal as (d?: RTCLocalSessionDescriptionInit) => Promise<void>).call(this, description);
+    if (!counted.has(this) && /a=sendrecv/.test(this.localDescription?.sdp ?? '')) {
+      counted.add(this);
+      (window as any).meshConnectionsMade += 1;
     }
   };
   const devices = navigator.mediaDevices;

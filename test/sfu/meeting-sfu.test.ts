@@ -157,6 +157,7 @@ describe('meetings through the SFU (Chromium, a local Janus)', { skip, timeout: 
 
   it('carries a fourth, each decoding the three others through two connections, grid tiles at a lower layer', async () => {
     await arrive('Dan');
+    const dan = people.at(-1)!;
     const names = people.map((p) => p.name);
     for (const p of people) await waitForParticipants(p.page, names, WAIT);
     const startedAt = Date.now();
@@ -167,6 +168,8 @@ describe('meetings through the SFU (Chromium, a local Janus)', { skip, timeout: 
       assert.equal(path.mode, 'sfu', `${p.name} on the SFU`);
       assert.ok(path.connections <= 2, `${p.name} holds ${path.connections} connections`);
     }
+    // Dan arrived in a meeting on the SFU already: straight there, no mesh connection to anyone first.
+    assert.equal(await dan.page.evaluate(() => (window as any).meshConnectionsMade), 0, 'Dan made no mesh connection');
     // Three tiles in a grid: each gets a lower simulcast layer, not the full picture. (At the page's 640×480
     // Chromium sends two layers, not three: what arrives is at most half the camera's width.)
     let last: number[] = [];

@@ -83,6 +83,8 @@ function onWelcome(c, m) {
   c.videoSlots = Number.isInteger(m.videoSlots) && m.videoSlots > 0 ? m.videoSlots : undefined;
   // Connections first: the offers are made while the call screen is built
   // (building it first held every offer back by a tenth of a second or more).
+  // A place already on the SFU: straight there, no mesh offers to everyone first.
+  if (m.sfu === true) c.media.joinSfu();
   c.media.sync(m.participants);
   renderCall(c);
   showChatState(c);

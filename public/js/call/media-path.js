@@ -125,6 +125,11 @@ export class MediaPath {
     return this.mesh.handle(m);
   }
 
+  /** The welcome said the place is on the SFU: publish at once (its `use` that follows finds this done). */
+  joinSfu() {
+    if (!this.sfu) this.useSfu();
+  }
+
   useSfu() {
     const { iceServers, iceTransportPolicy, send, onStream, onPeerState, onTalking, boundMs } = this.options;
     this.sfu = new SfuClient({

@@ -122,6 +122,9 @@ export class ParticipantSession implements Session, Participating, ParticipantRo
     }
     // Hands are known only to the lists held from deltas (never stored); a list not held here yet learns them as its participants announce them again.
     const raised = new Set((participantLists.entries(entered.place) ?? []).filter((e) => e.hand).map((e) => e.id));
+    // Already on the SFU: the page goes there at once, without mesh offers to everyone first (the `use` that follows says it again).
+    const sfu = connection.services.sfu;
+    const onSfu = sfu !== undefined && (connection.services.sfuPlaces.uses(entered.place) || entered.participants.length >= sfu.fromParticipants);
     connection.send({
       type: 'welcome',
       you: participantView(entered.you),
@@ -135,7 +138,8 @@ export class ParticipantSession implements Session, Participating, ParticipantRo
       features: [...CALL_FEATURES],
       resume: token,
       resumed,
-      ...(connection.services.sfu ? { videoSlots: connection.services.sfu.videoSlots } : {}),
+      ...(sfu ? { videoSlots: sfu.videoSlots } : {}),
+      ...(onSfu ? { sfu: true } : {}),
     });
     if (entered.host) connection.send({ type: 'knocks', knocks: entered.knocks.map(knockView) });
     participantLists.hold(entered.place, entered.participants, since);
