@@ -108,3 +108,18 @@ export async function assertRelayed(page: Page, turn: Coturn): Promise<void> {
   const relayed = (port: number | null) => port !== null && port >= turn.relayPorts.min && port <= turn.relayPorts.max;
   assert.ok(path && path.local === 'relay' && ['relay', 'prflx'].includes(path.remote!) && relayed(path.localPort) && relayed(path.remotePort), `relay to relay within ${JSON.stringify(turn.relayPorts)}: ${JSON.stringify(path)}`);
 }
+
+/**
+ * Gives the page a TURN credential coturn refuses (as if copied from another service): its settings block is
+ * changed as the parser inserts it, before any module reads it.
+ */
+export async function refuseCredential(page: Page): Promise<void> {
+  await page.addInitScript(() => {
+    new MutationObserver((_, observer) => {
+      const settings = document.getElementById('foyer-settings');
+      if (!settings) return;
+      settings.textContent = settings.textContent!.replace(/"credential":"[^"]+"/, '"credential":"refused"');
+      observer.disconnect();
+    }).observe(document, { childList: true, subtree: true });
+  });
+}

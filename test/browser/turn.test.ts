@@ -14,7 +14,7 @@ import { TURN_CREDENTIAL_TTL_SECONDS } from '../../src/realtime/ice.ts';
 import { coturnSkipReason } from '../support/coturn.ts';
 import { browserSkipReason, joinAs, launch, openParticipant, remoteStats, waitForGrowth, waitForParticipants, waitUntil, type Participant } from './support.ts';
 import { WAIT } from './meeting-suite.ts';
-import { assertRelayed, peerStates, tileIn, turnCredential, useTurnSuite } from './turn-support.ts';
+import { assertRelayed, peerStates, refuseCredential, tileIn, turnCredential, useTurnSuite } from './turn-support.ts';
 
 describe('calls through a TURN relay in Chromium', { skip: coturnSkipReason() ?? browserSkipReason() }, () => {
   const s = useTurnSuite();
@@ -141,18 +141,8 @@ describe('calls through a TURN relay in Chromium', { skip: coturnSkipReason() ??
   it('keeps the others\' call going while one participant cannot connect', async () => {
     const url = await s.newMeeting(s.server);
     const [ann, bob] = await join(url, ['Ann', 'Bob']);
-    // Cat's page gets a credential coturn refuses (as if copied from another service): its
-    // settings block is changed as the parser inserts it, before any module reads it.
-    const cat = await open(url, false, (page) =>
-      page.addInitScript(() => {
-        new MutationObserver((_, observer) => {
-          const settings = document.getElementById('foyer-settings');
-          if (!settings) return;
-          settings.textContent = settings.textContent!.replace(/"credential":"[^"]+"/, '"credential":"refused"');
-          observer.disconnect();
-        }).observe(document, { childList: true, subtree: true });
-      }),
-    );
+    // Cat's page gets a credential coturn refuses.
+    const cat = await open(url, false, refuseCredential);
     await joinAs(cat.page, 'Cat', WAIT);
     for (const p of [ann!, bob!, cat]) await waitForParticipants(p.page, ['Ann', 'Bob', 'Cat'], WAIT);
     await cat.page.waitForSelector(tileIn('Ann', 'failed'), { timeout: WAIT });

@@ -25,55 +25,17 @@ import { openTestDatabase, type TestDatabase } from '../support/databases.ts';
 import { client, seedOrganization, startServer, type Client, type TestServer } from '../support/server.ts';
 import { firefoxSkipReason, launchFirefox, type LaunchedFirefox } from '../browser/firefox-support.ts';
 import { browserSkipReason, joinAs, launch, openParticipant, waitForParticipants, waitUntil, type Participant } from '../browser/support.ts';
-import { pageIce, peerStates, tileIn, turnCredential } from '../browser/turn-support.ts';
+import { pageIce, peerStates, refuseCredential, tileIn, turnCredential } from '../browser/turn-support.ts';
+import { decodesEveryone, FAST, slowCamera, WAIT, type Person } from './meeting-pages.ts';
 import { JANUS_BIN, janusSkipReason, testRtpPorts } from './support.ts';
 
 const skip = coturnSkipReason() ?? janusSkipReason() ?? browserSkipReason() ?? firefoxSkipReason();
-const WAIT = 60_000;
-const FAST = { probeIntervalMs: 500, downAfterMs: 2500, reconnectDelayMs: 200 };
-
-/**
- * Cameras at a few frames a second: three pages' encoders and six decoders share the machine with other test runs,
- * and a starved page takes longer than the media bound to connect, so the SFU client starts over and over.
- */
-function slowCamera(): void {
-  const devices = navigator.mediaDevices;
-  // Firefox runs init scripts in its first about:blank too, which has no media devices.
-  if (!devices) return;
-  const original = devices.getUserMedia.bind(devices);
-  devices.getUserMedia = (constraints?: MediaStreamConstraints) => {
-    const video = constraints?.video;
-    return original(video ? { ...constraints, video: { ...(typeof video === 'object' ? video : {}), frameRate: { max: 10 } } } : constraints);
-  };
-}
-
-interface Person extends Participant {
-  name: string;
-}
 
 type Path = { local: string | null; remote: string | null; localPort: number | null; remotePort: number | null } | null;
 type MediaPath = { mode: string; connections: number; sfu: { mesh: string[]; state: { state: string; attempt: number; hint?: string } | null } | null };
 const pathOf = (p: Person): Promise<MediaPath> => p.page.evaluate(() => (window as any).foyer.mediaPath());
-const frames = (p: Person): Promise<Record<string, number>> => p.page.evaluate(() => (window as any).foyer.framesDecoded());
 /** The path each of the page's two SFU connections takes (candidate types and ports of the selected pair). */
 const sfuPaths = (p: Person): Promise<{ pub: { path: Path } | null; sub: { path: Path } | null }> => p.page.evaluate(() => (window as any).foyer.sfuPairs());
-
-/**
- * Waits until `viewer` decodes more than `by` new frames from each of `others` people. A count that drops
- * belongs to a new connection (the page rebuilt it): its frames count from zero.
- */
-async function decodesEveryone(viewer: Person, others: number, by = 10): Promise<void> {
-  let last = await frames(viewer);
-  const grown: Record<string, number> = {};
-  await waitUntil(`${viewer.name} decoding video from ${others} others`, async () => {
-    const now = await frames(viewer);
-    for (const [id, n] of Object.entries(now)) grown[id] = (grown[id] ?? 0) + (n >= (last[id] ?? 0) ? n - (last[id] ?? 0) : n);
-    last = now;
-    return Object.keys(now).filter((id) => grown[id]! > by).length >= others;
-  }, { timeout: WAIT }).catch(async (error: Error) => {
-    throw new Error(`${error.message}; frames ${JSON.stringify(last)}; path ${JSON.stringify(await pathOf(viewer))}; pairs ${JSON.stringify(await sfuPaths(viewer).catch(() => null))}`);
-  });
-}
 
 /** Each page's view of the two others, as [page, other's name]. */
 const viewsOf = (people: Person[]) => people.flatMap((p) => people.filter((o) => o !== p).map((o) => [p, o.name] as const));
@@ -220,17 +182,7 @@ describe('meetings on the SFU through a TURN relay (two Chromium pages and a Fir
   });
 
   it('with a credential coturn refuses, shows the SFU connection failed on every tile, with "Try again" and the hint naming TURN', async () => {
-    // Each page's settings block is changed as the parser inserts it, before any module reads it.
-    const refused = (page: Page) =>
-      page.addInitScript(() => {
-        new MutationObserver((_, observer) => {
-          const settings = document.getElementById('foyer-settings');
-          if (!settings) return;
-          settings.textContent = settings.textContent!.replace(/"credential":"[^"]+"/, '"credential":"refused"');
-          observer.disconnect();
-        }).observe(document, { childList: true, subtree: true });
-      });
-    people = await threeJoin(await newMeeting(), refused);
+    people = await threeJoin(await newMeeting(), refuseCredential);
     // The mesh, which never connected either, has handed everyone over to the SFU: what the tiles show is its state.
     for (const p of people) await waitUntil(`${p.name} handed over to the SFU`, async () => (await pathOf(p)).sfu?.mesh.length === 0, { timeout: WAIT });
     await Promise.all(viewsOf(people).map(async ([p, other]) => {
