@@ -17,7 +17,7 @@
  *   ends the meeting for everyone (its SFU room is destroyed).
  * Four pages at most, cameras at a few frames a second: the machines that
  * run the tests have two cores and run two suites at once. Eight pages are
- * in test/sfu/eight-participants.experiment.ts; the SFU's
+ * in test/sfu/eight-participants.test.ts; the SFU's
  * promise for larger meetings (upload flat with size) is measured without a
  * browser per participant (scripts/sfu-load.ts).
  */

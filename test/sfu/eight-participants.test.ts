@@ -3,10 +3,9 @@
  * page decodes live video from the seven others while holding at most two
  * RTCPeerConnections, and grid tiles get a lower simulcast layer.
  *
- * Run apart from `npm test` (`node --import tsx --test
- * test/sfu/eight-participants.experiment.ts`): eight pages encoding and
- * decoding video need the whole of a two-core machine, which `npm test`
- * shares between two suites at a time.
+ * The cameras run at a few frames a second (meeting-pages.ts): eight pages
+ * encoding and decoding video at full rate would starve a two-core machine
+ * that runs another suite beside this one.
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
