@@ -27,7 +27,7 @@
  * under `nice -n 19` on a shared machine, and read the capacity figure
  * with that in mind.
  *
- *   node --import tsx scripts/sfu-load.ts [--sizes 2,8,25,50] [--seconds 20] [--observers 1] [--meetings-of-8 0] [--min-fps 5] [--slots 9] [--decrypt] [--sfu-from 2] [--json FILE]
+ *   node --import tsx scripts/sfu-load.ts [--sizes 2,8,25,50] [--seconds 20] [--observers 1] [--meetings-of-8 0] [--min-fps 5] [--slots 9] [--decrypt] [--sfu-from 2] [--trace] [--json FILE]
  */
 import { writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
@@ -53,6 +53,7 @@ const minFps = Number(option('min-fps', '5'));
 const slots = Number(option('slots', '9'));
 const sfuFrom = Number(option('sfu-from', '2'));
 const decrypt = args.includes('--decrypt');
+const trace = args.includes('--trace');
 const jsonFile = args.includes('--json') ? option('json', '') : '';
 const janusBin = process.env.JANUS_BIN ?? findOnPath('janus', process.env.PATH);
 if (!janusBin) throw new Error('no janus on the PATH (apt-get install janus) and JANUS_BIN unset');
@@ -75,7 +76,8 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
 
 async function measureSize(foyer: Foyer, size: number): Promise<SizeResult> {
   console.log(`# meeting of ${size}: joining`);
-  const m = await startMeeting(foyer, browser, recording, { size, sfuFrom, decrypt, observers: observersPer, slots, label: `m${size}`, timeoutMs: TIMEOUT });
+  const m = await startMeeting(foyer, browser, recording, { size, sfuFrom, decrypt, observers: observersPer, slots, label: `m${size}`, timeoutMs: TIMEOUT, trace });
+  for (const o of m.observers) if (o.trace) console.log(`# ${o.name} join: ${o.trace} | first frame ${o.first.ok ? o.first.at.toFixed(0) : 'none'}`);
   meetings.push(m);
   const firstFrames = m.observers.map((o) => (o.first.ok ? { ok: true as const, ms: o.first.at } : { ok: false as const, why: o.first.why }));
   for (const [i, x] of firstFrames.entries()) if (!x.ok) console.log(`# ${m.observers[i]!.name} FAILED: ${x.why}`);

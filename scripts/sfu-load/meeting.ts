@@ -33,7 +33,7 @@ export async function startMeeting(
   foyer: Foyer,
   browser: Browser | undefined,
   recording: Recording,
-  options: { size: number; sfuFrom: number; decrypt: boolean; observers: number; slots: number; label: string; timeoutMs: number },
+  options: { size: number; sfuFrom: number; decrypt: boolean; observers: number; slots: number; label: string; timeoutMs: number; trace?: boolean },
 ): Promise<Meeting> {
   const { id, link } = await foyer.newMeeting();
   const observers = browser ? Math.min(options.observers, options.size) : 0;
@@ -55,9 +55,25 @@ export async function startMeeting(
       .map((p) => `${p.name} ${p.state()}, subscribed ${p.subscribed}, errors ${JSON.stringify(p.errors)}`)
       .join('; ')}`;
   };
+  /**
+   * Media reaching every load participant from Janus, for a second: an observer timed into a meeting whose
+   * publishers have only just begun would measure them, not its own join.
+   */
+  const flowing = async () => {
+    const deadline = Date.now() + options.timeoutMs;
+    while (Date.now() < deadline) {
+      const before = load.map((p) => p.bytes().received);
+      await new Promise((r) => setTimeout(r, 1000));
+      if (load.every((p, i) => p.bytes().received - before[i]! > 10_000)) return;
+    }
+    meeting.loadProblem ??= `media not reaching every load participant after ${options.timeoutMs / 1000} s`;
+  };
   // Already on the SFU among themselves: the observers arrive in a meeting whose media flows.
-  if (loadCount >= options.sfuFrom) await settle();
-  for (let i = 0; i < observers; i++) meeting.observers.push(await observe(browser!, link, `${options.label}-O${i + 1}`, options.timeoutMs));
+  if (loadCount >= options.sfuFrom) {
+    await settle();
+    if (loadCount > 1) await flowing();
+  }
+  for (let i = 0; i < observers; i++) meeting.observers.push(await observe(browser!, link, `${options.label}-O${i + 1}`, options.timeoutMs, options.trace));
   if (loadCount < options.sfuFrom) await settle();
   return meeting;
 }

@@ -15,16 +15,58 @@ export interface Observer {
   context: BrowserContext;
   page: Page;
   first: FirstFrame;
+  /** With `trace`: what happened on the way to the first frame, in ms since the link was opened. */
+  trace?: string;
 }
 
-export async function observe(browser: Browser, link: string, name: string, timeoutMs: number): Promise<Observer> {
+/**
+ * Notes the page's signalling messages (by type, and `sfu` event) and its connections' states, with their
+ * performance.now() times: where a join's time goes.
+ */
+function traceJoin(): void {
+  const marks: string[] = ((window as any).joinTrace = []);
+  const mark = (what: string) => marks.push(`${performance.now().toFixed(0)} ${what}`);
+  const Socket = window.WebSocket;
+  window.WebSocket = class extends Socket {
+    constructor(...args: ConstructorParameters<typeof WebSocket>) {
+      super(...args);
+      this.addEventListener('open', () => mark('socket open'));
+      this.addEventListener('message', (e) => {
+        const m = JSON.parse(String(e.data));
+        if (m.type !== 'presence') mark(`← ${m.type}${m.event ? ` ${m.event}` : ''}${m.from === 'sfu' ? ' sfu' : ''}`);
+      });
+    }
+    override send(data: string | ArrayBufferLike | Blob | ArrayBufferView): void {
+      if (typeof data === 'string') {
+        const m = JSON.parse(data);
+        mark(`→ ${m.type}${m.to ? ` ${m.to}` : ''}`);
+      }
+      super.send(data);
+    }
+  };
+  const Connection = window.RTCPeerConnection;
+  let n = 0;
+  window.RTCPeerConnection = class extends Connection {
+    constructor(...args: ConstructorParameters<typeof RTCPeerConnection>) {
+      super(...args);
+      const k = ++n;
+      mark(`pc${k} made`);
+      this.addEventListener('connectionstatechange', () => mark(`pc${k} ${this.connectionState}`));
+    }
+  };
+}
+
+export async function observe(browser: Browser, link: string, name: string, timeoutMs: number, trace = false): Promise<Observer> {
   const context = await browser.newContext({ permissions: ['camera', 'microphone'] });
   const page = await context.newPage();
   page.on('pageerror', (error) => console.log(`# ${name} page error: ${error.message}`));
   await page.addInitScript(slowCamera);
+  // tsx names the script's functions with a helper the page lacks.
+  if (trace) await page.addInitScript({ content: `window.__name = (f) => f; (${traceJoin.toString()})();` });
   await page.goto(`${link}${link.includes('?') ? '&' : '?'}displayName=${encodeURIComponent(name)}`);
   const first = await firstFrame(page, timeoutMs);
-  return { name, context, page, first };
+  const marks = trace ? await page.evaluate(() => (window as any).joinTrace as string[]).catch(() => []) : [];
+  return { name, context, page, first, ...(trace ? { trace: marks.join(' | ') } : {}) };
 }
 
 export async function framesDecoded(o: Observer): Promise<Record<string, number>> {

@@ -35,10 +35,10 @@ export class Replay {
   ) {
     this.t0 = this.loopStart = performance.now();
     const { unSubscribe } = sender.onRtcp.subscribe((packet) => {
+      // Payload-specific feedback, told apart by its format (class names do not survive bundling): PLI 1, FIR 4.
       if (packet.type !== 206) return;
-      const feedback = (packet as { feedback?: unknown }).feedback;
-      const name = (feedback as object | undefined)?.constructor?.name;
-      if (name === 'PictureLossIndication' || name === 'FullIntraRequest') this.keyframe();
+      const format = (packet as { feedback?: { count?: number } }).feedback?.count;
+      if (format === 1 || format === 4) this.keyframe();
     });
     this.stopRtcp = unSubscribe;
     replays.add(this);
