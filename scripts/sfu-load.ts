@@ -27,14 +27,20 @@
  * under `nice -n 19` on a shared machine, and read the capacity figure
  * with that in mind.
  *
- *   node --import tsx scripts/sfu-load.ts [--sizes 2,8,25,50] [--seconds 20] [--observers 1] [--meetings-of-8 0] [--min-fps 5] [--slots 9] [--decrypt] [--sfu-from 2] [--trace] [--json FILE]
+ * With `--origin URL --pid PID` it measures a Foyer already running there
+ * instead (`npm start` on a fresh checkout, say), with an organization's
+ * API key from FOYER_API_KEY and FOYER_API_SECRET; it must allow the load
+ * participants' sockets from one address (WS_CONNECTIONS_PER_ADDRESS, 100
+ * by default), and `--slots` should match its SFU_VIDEO_SLOTS.
+ *
+ *   node --import tsx scripts/sfu-load.ts [--sizes 2,8,25,50] [--seconds 20] [--observers 1] [--meetings-of-8 0] [--min-fps 5] [--slots 9] [--decrypt] [--sfu-from 2] [--trace] [--json FILE] [--origin URL --pid PID]
  */
 import { writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import type { Browser } from 'playwright-core';
 import { findOnPath } from '../src/config-sfu.ts';
 import { launch } from '../test/browser/support.ts';
-import { startFoyer, type Foyer } from './sfu-load/foyer.ts';
+import { attachFoyer, startFoyer, type Foyer } from './sfu-load/foyer.ts';
 import { measure, type Window } from './sfu-load/measure.ts';
 import { endMeeting, startMeeting, type Meeting } from './sfu-load/meeting.ts';
 import { record, type Recording } from './sfu-load/recording.ts';
@@ -51,18 +57,26 @@ const observersPer = Number(option('observers', '1'));
 const meetingsOf8 = Number(option('meetings-of-8', '0'));
 const minFps = Number(option('min-fps', '5'));
 const slots = Number(option('slots', '9'));
-const sfuFrom = Number(option('sfu-from', '2'));
+// A Foyer of the user's (`--origin`) moves meetings to the SFU from its own SFU_FROM_PARTICIPANTS: 3 unless they set it.
+const sfuFrom = Number(option('sfu-from', args.includes('--origin') ? '3' : '2'));
 const decrypt = args.includes('--decrypt');
 const trace = args.includes('--trace');
 const jsonFile = args.includes('--json') ? option('json', '') : '';
+const attachTo = option('origin', '');
 const janusBin = process.env.JANUS_BIN ?? findOnPath('janus', process.env.PATH);
-if (!janusBin) throw new Error('no janus on the PATH (apt-get install janus) and JANUS_BIN unset');
+if (!janusBin && !attachTo) throw new Error('no janus on the PATH (apt-get install janus) and JANUS_BIN unset');
 const TIMEOUT = 30_000;
 
 let foyer: Foyer | undefined;
 let browser: Browser | undefined;
 const meetings: Meeting[] = [];
-const startFresh = () => startFoyer({ fromParticipants: sfuFrom, videoSlots: slots, janusBin });
+/** A fresh Foyer for each size; or, with `--origin`, the one running there each time. */
+const startFresh = async (): Promise<Foyer> => {
+  if (!attachTo) return startFoyer({ fromParticipants: sfuFrom, videoSlots: slots, janusBin: janusBin! });
+  const { FOYER_API_KEY: key, FOYER_API_SECRET: secret } = process.env;
+  if (!key || !secret || !Number(option('pid', ''))) throw new Error('--origin needs --pid (the Foyer process) and FOYER_API_KEY and FOYER_API_SECRET in the environment');
+  return attachFoyer(attachTo, Number(option('pid', '')), key, secret);
+};
 async function cleanUp(): Promise<void> {
   for (const m of meetings.splice(0)) await endMeeting(m).catch(() => {});
   await foyer?.stop().catch(() => {});

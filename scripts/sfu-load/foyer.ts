@@ -117,13 +117,30 @@ export async function startFoyer(options: { fromParticipants: number; videoSlots
     origin,
     pid: child.pid!,
     janusPid,
-    async newMeeting() {
-      const res = await fetch(`${origin}/api/v3/meeting`, { method: 'POST', headers, body: JSON.stringify({ isInfinite: true, queryParameters: { skipPrejoin: true } }) });
-      const body = (await res.json()) as { id?: string; redirectUrl?: string };
-      if (res.status !== 201 || !body.redirectUrl || !body.id) throw new Error(`POST /v3/meeting answered ${res.status} ${JSON.stringify(body)}`);
-      const url = new URL(body.redirectUrl);
-      return { id: body.id, link: `${origin}${url.pathname}${url.search}` };
-    },
+    newMeeting: () => createMeeting(origin, headers),
     stop,
   };
+}
+
+/**
+ * A Foyer already running (say, `npm start` on a fresh checkout) at `origin`, process `pid` (its Janus is found
+ * among its children), with an organization's API key: measured as it is, never stopped or restarted here.
+ */
+export function attachFoyer(origin: string, pid: number, apiKey: string, apiSecret: string): Foyer {
+  const headers = { API_KEY: apiKey, API_SECRET: apiSecret, 'content-type': 'application/json' };
+  return {
+    origin,
+    pid,
+    janusPid: () => childrenOf(pid).find((p) => commOf(p) === 'janus'),
+    newMeeting: () => createMeeting(origin, headers),
+    stop: async () => {},
+  };
+}
+
+async function createMeeting(origin: string, headers: Record<string, string>): Promise<{ id: string; link: string }> {
+  const res = await fetch(`${origin}/api/v3/meeting`, { method: 'POST', headers, body: JSON.stringify({ isInfinite: true, queryParameters: { skipPrejoin: true } }) });
+  const body = (await res.json()) as { id?: string; redirectUrl?: string };
+  if (res.status !== 201 || !body.redirectUrl || !body.id) throw new Error(`POST /v3/meeting answered ${res.status} ${JSON.stringify(body)}`);
+  const url = new URL(body.redirectUrl);
+  return { id: body.id, link: `${origin}${url.pathname}${url.search}` };
 }

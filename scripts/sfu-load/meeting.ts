@@ -36,7 +36,8 @@ export async function startMeeting(
   options: { size: number; sfuFrom: number; decrypt: boolean; observers: number; slots: number; label: string; timeoutMs: number; trace?: boolean },
 ): Promise<Meeting> {
   const { id, link } = await foyer.newMeeting();
-  const observers = browser ? Math.min(options.observers, options.size) : 0;
+  // At least one load participant: an observer timed alone would wait for nobody.
+  const observers = browser ? Math.min(options.observers, options.size - 1) : 0;
   const loadCount = options.size - observers;
   const load: LoadParticipant[] = [];
   const meeting: Meeting = { id, link, load, observers: [], loadProblem: undefined };
