@@ -33,7 +33,11 @@ export type ClientMessage =
   | { type: 'offer'; to: string; sdp: string }
   /** To `sfu`, an answer names the subscription (the `session` of the offer it answers): one to a subscription replaced since is dropped. */
   | { type: 'answer'; to: string; sdp: string; session?: string }
-  | { type: 'ice'; to: string; candidate: IceCandidate | null }
+  /**
+   * To `sfu`, a candidate names the connection it belongs to (`session`): the publishing connection's offer's
+   * o= session, or the subscription's name.
+   */
+  | { type: 'ice'; to: string; candidate: IceCandidate | null; session?: string }
   | { type: 'media'; audio: boolean; video: boolean; screen: boolean }
   | { type: 'ping' }
   | { type: 'leave' }
@@ -253,7 +257,8 @@ const PARSERS: { [T in ClientMessage['type']]: (o: Fields) => MessageOf<T> } = {
   },
   ice(o) {
     if (!('candidate' in o)) fail('"ice" carries "candidate" (an object, or null at the end of candidates).');
-    return { type: 'ice', to: str(o, 'to', MAX_ID_CHARS), candidate: candidate(o.candidate) };
+    const session = nullableStr(o, 'session', MAX_ID_CHARS);
+    return { type: 'ice', to: str(o, 'to', MAX_ID_CHARS), candidate: candidate(o.candidate), ...(session ? { session } : {}) };
   },
   media: (o) => ({ type: 'media', audio: bool(o, 'audio'), video: bool(o, 'video'), screen: bool(o, 'screen', false) }),
   ping: () => ({ type: 'ping' }),

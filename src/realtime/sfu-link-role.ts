@@ -10,7 +10,7 @@
  * rather than trust connections that missed a renegotiation.
  */
 import type { PlaceRef } from '../domain/presence.ts';
-import type { ServerMessage, VideoWant } from './protocol.ts';
+import type { IceCandidate, ServerMessage, VideoWant } from './protocol.ts';
 
 /** A participant's link to the SFU, as the relay handler and the parking use it. */
 export interface SfuLinkRole {
@@ -18,6 +18,8 @@ export interface SfuLinkRole {
   offer(sdp: string): void;
   /** The browser's answer to the subscription's offer (`subscription`: the one the offer named). */
   answer(sdp: string, subscription?: string): void;
+  /** A candidate of the browser's publishing connection or subscription (`session` names which); null: no more. */
+  ice(candidate: IceCandidate | null, session?: string): void;
   /** How much of a participant's video the browser wants. */
   want(from: string, video: VideoWant): void;
   /** The participant left: their feed and subscription end. */

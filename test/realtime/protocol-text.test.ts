@@ -17,7 +17,7 @@ const SAMPLES: { [T in ClientMessage['type']]: Record<string, unknown> } = {
   join: { type: 'join', meetingId: '6f1c1d0e-8a47-4d8e-9a3c-2b1e0f4a5b6c', name: 'Ann Lee', pass: 'pass-text' },
   offer: { type: 'offer', to: 'c_abc', sdp: 'v=0\r\no=- 1 2 IN IP4 127.0.0.1\r\n' },
   answer: { type: 'answer', to: 'c_abc', sdp: 'v=0\r\n' },
-  ice: { type: 'ice', to: 'c_abc', candidate: { candidate: 'candidate:1 1 udp 1 127.0.0.1 9 typ host', sdpMid: '0', sdpMLineIndex: 0, usernameFragment: 'frag' } },
+  ice: { type: 'ice', to: 'c_abc', candidate: { candidate: 'candidate:1 1 udp 1 127.0.0.1 9 typ host', sdpMid: '0', sdpMLineIndex: 0, usernameFragment: 'frag' }, session: '4611686018427387904' },
   media: { type: 'media', audio: true, video: false, screen: false },
   ping: { type: 'ping' },
   leave: { type: 'leave' },

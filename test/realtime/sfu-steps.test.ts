@@ -1,7 +1,7 @@
 /** Which layer of each received video the SFU link asks Janus for (sfu-steps.ts, layerSpecs). */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { layerSpecs, publishedDescriptions } from '../../src/realtime/sessions/sfu-steps.ts';
+import { janusCandidate, layerSpecs, publishedDescriptions } from '../../src/realtime/sessions/sfu-steps.ts';
 import type { VideoWant } from '../../src/realtime/protocol.ts';
 
 describe('SFU layer choice', () => {
@@ -45,5 +45,13 @@ describe('SFU shared screens', () => {
       { mid: '2', description: 'screen' },
     ]);
     assert.deepEqual(publishedDescriptions(sdp.split('m=video')[0]!), []);
+  });
+});
+
+describe('SFU trickled candidates', () => {
+  it('gives Janus a browser’s candidate with the fields it knows, leaving out the unknown ones', () => {
+    const line = 'candidate:1 1 udp 2122260223 192.0.2.2 50000 typ host';
+    assert.deepEqual(janusCandidate({ candidate: line, sdpMid: '0', sdpMLineIndex: 0, usernameFragment: 'frag' }), { candidate: line, sdpMid: '0', sdpMLineIndex: 0 });
+    assert.deepEqual(janusCandidate({ candidate: line, sdpMid: null, sdpMLineIndex: 1, usernameFragment: null }), { candidate: line, sdpMLineIndex: 1 });
   });
 });

@@ -44,9 +44,11 @@ function fakeJanus(publishing: Set<number>) {
     const streams = carried.map((c, i) => ({ type: c.mid === '0' ? 'audio' : 'video', mid: String(i), feed_id: c.feed, feed_description: c.mid === '2' ? 'screen' : undefined, active: true }));
     return Promise.resolve({ streams, jsep: { type: 'offer', sdp: `v=0 offer ${offers}` } });
   };
+  const trickled: unknown[] = [];
   const handle = {
     streams: [],
     on() {},
+    trickle: (candidate: unknown) => Promise.resolve(void trickled.push(candidate)),
     detach: () => Promise.resolve(),
     joinSubscriber: ({ streams }: { streams: Spec[] }) => request(streams),
     update: ({ subscribe, unsubscribe }: { subscribe?: Spec[]; unsubscribe?: Spec[] }) => request(subscribe, unsubscribe),
@@ -54,7 +56,7 @@ function fakeJanus(publishing: Set<number>) {
     configure: () => Promise.resolve({}),
   };
   const server = { attach: () => Promise.resolve(handle) } as unknown as JanusServer;
-  return { server, requests, failNext: (error: Error) => (failNext = error) };
+  return { server, requests, trickled, failNext: (error: Error) => (failNext = error) };
 }
 
 function link(server: JanusServer) {
@@ -142,6 +144,22 @@ describe('SFU subscription', () => {
     await value.idle();
     assert.deepEqual(janus.requests.at(-1), { add: [], drop: ['11 2'] });
     assert.deepEqual(lastStreams(sent).filter((s) => s.kind === 'video').map((s) => s.source), ['camera']);
+    subscription.stop();
+  });
+
+  it('passes the browser’s trickled candidates on to its subscriber handle, and drops those of another subscription', async () => {
+    const janus = fakeJanus(new Set([11]));
+    const { value, sent } = link(janus.server);
+    const subscription = new SfuSubscription(value, () => 10);
+    subscription.publishers([publisher(11, 'ann')] as never);
+    await value.idle();
+    const session = (sent.find((m) => m.type === 'offer') as { session?: string }).session;
+    assert.ok(session, 'the offer names its subscription');
+    const candidate = { candidate: 'candidate:1 1 udp 2122260223 192.0.2.2 50000 typ host', sdpMid: '0', sdpMLineIndex: 0 };
+    await subscription.trickle(candidate, session);
+    await subscription.trickle({ ...candidate, sdpMid: '1' }, 'a-subscription-replaced-since');
+    await subscription.trickle(null, session);
+    assert.deepEqual(janus.trickled, [candidate, null]);
     subscription.stop();
   });
 

@@ -69,14 +69,22 @@ export class SfuSubscription {
       setTimeout(() => {
         if (this.pc === pc && !this.stopped && pc.connectionState !== 'connected') this.onLost();
       }, this.boundMs ?? MEDIA_BOUND_MS);
+      // Candidates trickle after the first answer, named by the subscription they belong to.
+      if (session) {
+        pc.addEventListener('icecandidate', (e) => {
+          if (this.pc === pc && !this.stopped) this.send({ type: 'ice', to: this.peer, candidate: e.candidate ? e.candidate.toJSON() : null, session });
+        });
+      }
     }
     const pc = this.pc;
+    const first = !pc.remoteDescription;
     await pc.setRemoteDescription({ type: 'offer', sdp });
     if (map) this.map = map;
     await pc.setLocalDescription(await pc.createAnswer());
     // After the answer: an m-line that Janus reuses for someone new was inactive until now (currentDirection).
     if (this.pc === pc) this.regroup();
-    await this.gathered(pc);
+    // A new connection's answer goes at once, its candidates after it (a subscription without a name cannot say whose they are).
+    if (!(first && session)) await this.gathered(pc);
     if (this.pc !== pc) return;
     this.send({ type: 'answer', to: this.peer, sdp: pc.localDescription.sdp, ...(session ? { session } : {}) });
   }

@@ -13,8 +13,11 @@
 //   both: a second stream costs the sharer one upload, not one per person.
 // - The receiving connection (the subscription, lib/sfu-subscription.js)
 //   carries everyone else: the SFU offers, this page answers.
-// Descriptions carry their candidates (no trickle): each side sends its
-// description once its candidates are gathered.
+// This page sends each new connection's description at once and trickles
+// its candidates after it (`ice` to `sfu`, naming the connection with
+// `session`): gathering takes a tenth of a second and more (longer with
+// STUN or TURN servers far away), which a join would otherwise wait for.
+// Janus's descriptions carry its own candidates.
 //
 // Both connections count as one for the connection state (a PeerHealth,
 // lib/peer-health.js): it carries media when the publishing connection is
@@ -125,6 +128,9 @@ export class SfuClient {
     };
     if (this.screenTrack) this.applyScreen();
     this.health.attach(pc);
+    pc.addEventListener('icecandidate', (e) => {
+      if (this.pub === pc && pc.localDescription) this.send({ type: 'ice', to: SFU_PEER, candidate: e.candidate ? e.candidate.toJSON() : null, session: sessionId(pc.localDescription.sdp) });
+    });
     this.negotiate();
   }
 
@@ -142,7 +148,8 @@ export class SfuClient {
     const again = Boolean(pc.remoteDescription);
     void (async () => {
       await pc.setLocalDescription(await pc.createOffer());
-      await gathered(pc);
+      // The first offer goes at once, its candidates trickling after it; a renegotiation's are known by then.
+      if (again) await gathered(pc);
       if (this.pub !== pc) return;
       const offer = pc.localDescription.sdp;
       this.send({ type: 'offer', to: SFU_PEER, sdp: offer });

@@ -10,10 +10,11 @@ import type { MessageOf, ParticipantRole } from '../session.ts';
 export function handleRelay(session: ParticipantRole, message: MessageOf<'offer' | 'answer' | 'ice'>): void {
   const { connection, place } = session;
   if (message.to === SFU_PEER) {
-    // To the participant's SFU link; descriptions carry their candidates, so `ice` to the SFU is not needed.
+    // To the participant's SFU link.
     const link = session.sfuLink();
     if (message.type === 'offer') link?.offer(message.sdp);
     else if (message.type === 'answer') link?.answer(message.sdp, message.session);
+    else link?.ice(message.candidate, message.session);
     return;
   }
   const relayed =

@@ -10,9 +10,10 @@
  *   stream's description), so that every subscriber learns it too;
  * - one subscriber for everyone else's feeds (sfu-subscription.ts), fed
  *   by what the publisher's handle hears of the room's publishers.
- * Descriptions carry their candidates (no trickle, in either direction):
- * the browser sends its description once gathered, Janus answers with its
- * own candidates in it.
+ * The browser sends a new connection's description at once and trickles
+ * its candidates after it (`ice`, naming the connection by `session`):
+ * they go to that connection's handle. Janus's descriptions carry its own
+ * candidates.
  *
  * A new publishing offer (a new SDP session: the browser rebuilt its
  * connections) starts the link over; the same session renegotiates (an ICE
@@ -27,9 +28,9 @@ import VideoRoomPlugin, { type VideoRoomHandle, type VideoRoomPublisher } from '
 import type { PlaceRef } from '../../domain/presence.ts';
 import type { JanusServer } from '../../sfu/janus-server.ts';
 import { videoRoomErrorCode } from '../../sfu/rooms.ts';
-import { SFU_PEER, type ServerMessage, type VideoWant } from '../protocol.ts';
+import { SFU_PEER, type IceCandidate, type ServerMessage, type VideoWant } from '../protocol.ts';
 import type { RealtimeLogger, SfuLinkRole, SfuRouting } from '../session.ts';
-import { detachWithin, publishedDescriptions, sessionId, SfuStepTimeout, withDeadline } from './sfu-steps.ts';
+import { detachWithin, janusCandidate, publishedDescriptions, sessionId, SfuStepTimeout, withDeadline } from './sfu-steps.ts';
 import { SfuSubscription } from './sfu-subscription.ts';
 
 /** How often a link whose Janus went down asks for a room again. */
@@ -80,6 +81,20 @@ export class SfuLink implements SfuLinkRole {
   answer(sdp: string, subscription?: string): void {
     this.run('answer the subscription', async () => {
       if (!this.closed) await this.joined?.subscription.answered(sdp, subscription);
+    });
+  }
+
+  /**
+   * A candidate the browser trickled after its description: for the publishing connection (`session`, its offer's
+   * o= session) or the subscription (its name). One for connections the link no longer holds is dropped.
+   */
+  ice(candidate: IceCandidate | null, session?: string): void {
+    if (!session) return;
+    this.run('pass a candidate on', async () => {
+      const joined = this.joined;
+      if (this.closed || !joined) return;
+      if (session === joined.sdpSession) await joined.pub.trickle(candidate && janusCandidate(candidate));
+      else await joined.subscription.trickle(candidate && janusCandidate(candidate), session);
     });
   }
 

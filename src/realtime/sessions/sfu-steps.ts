@@ -45,6 +45,17 @@ export function sessionId(sdp: string): string | null {
 }
 
 /** What a published video shows: Janus carries it to subscribers as the stream's description. */
+/** A browser's candidate as Janus's trickle request takes it. */
+export interface JanusCandidate {
+  candidate: string;
+  sdpMid?: string;
+  sdpMLineIndex?: number;
+}
+
+export function janusCandidate(c: { candidate: string; sdpMid: string | null; sdpMLineIndex: number | null; usernameFragment?: string | null }): JanusCandidate {
+  return { candidate: c.candidate, ...(c.sdpMid !== null ? { sdpMid: c.sdpMid } : {}), ...(c.sdpMLineIndex !== null ? { sdpMLineIndex: c.sdpMLineIndex } : {}) };
+}
+
 export type VideoSource = 'camera' | 'screen';
 
 /**

@@ -23,7 +23,7 @@ import VideoRoomPlugin, { type StreamSpec, type VideoRoomHandle, type VideoRoomP
 import type { JanusServer } from '../../sfu/janus-server.ts';
 import { NO_SUCH_FEED, videoRoomErrorCode } from '../../sfu/rooms.ts';
 import { SFU_PEER, type ServerMessage, type VideoWant } from '../protocol.ts';
-import { layerSpecs, type VideoSource } from './sfu-steps.ts';
+import { layerSpecs, type JanusCandidate, type VideoSource } from './sfu-steps.ts';
 
 /** VideoRoom's "Unexpected ANSWER (did we offer?)". */
 const UNEXPECTED_ANSWER = 469;
@@ -238,6 +238,12 @@ export class SfuSubscription {
     // Publishers that arrived meanwhile.
     await this.subscribe();
     await this.applyWants();
+  }
+
+  /** A candidate of the browser's connection for subscription `session`; one for a subscription replaced since is dropped. */
+  async trickle(candidate: JanusCandidate | null, session: string): Promise<void> {
+    if (!this.handle || session !== this.id || !this.link.current()) return;
+    await this.handle.trickle(candidate);
   }
 
   /** Each camera of the subscription at the layer its tile needs, none beyond the video slots, every screen whole (sfu-steps.ts, layerSpecs). */
