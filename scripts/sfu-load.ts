@@ -28,7 +28,8 @@
  * with that in mind.
  *
  * With `--origin URL --pid PID` it measures a Foyer already running there
- * instead (`npm start` on a fresh checkout, say), with an organization's
+ * instead (`npm start` on a fresh checkout, say; PID is the node process
+ * running bin/foyer-server.js, whose child is its Janus), with an organization's
  * API key from FOYER_API_KEY and FOYER_API_SECRET; it must allow the load
  * participants' sockets from one address (WS_CONNECTIONS_PER_ADDRESS, 100
  * by default), and `--slots` should match its SFU_VIDEO_SLOTS.

@@ -127,6 +127,7 @@ export async function startFoyer(options: { fromParticipants: number; videoSlots
  * among its children), with an organization's API key: measured as it is, never stopped or restarted here.
  */
 export function attachFoyer(origin: string, pid: number, apiKey: string, apiSecret: string): Foyer {
+  if (!childrenOf(pid).some((p) => commOf(p) === 'janus')) throw new Error(`process ${pid} has no janus child: give the pid of the node process running bin/foyer-server.js (not npm's), started with Janus`);
   const headers = { API_KEY: apiKey, API_SECRET: apiSecret, 'content-type': 'application/json' };
   return {
     origin,

@@ -77,14 +77,13 @@ export class SfuSubscription {
       }
     }
     const pc = this.pc;
-    const first = !pc.remoteDescription;
     await pc.setRemoteDescription({ type: 'offer', sdp });
     if (map) this.map = map;
     await pc.setLocalDescription(await pc.createAnswer());
     // After the answer: an m-line that Janus reuses for someone new was inactive until now (currentDirection).
     if (this.pc === pc) this.regroup();
-    // A new connection's answer goes at once, its candidates after it (a subscription without a name cannot say whose they are).
-    if (!(first && session)) await this.gathered(pc);
+    // At once, the candidates trickling after it; a subscription without a name cannot say whose they are, so they go in it.
+    if (!session) await this.gathered(pc);
     if (this.pc !== pc) return;
     this.send({ type: 'answer', to: this.peer, sdp: pc.localDescription.sdp, ...(session ? { session } : {}) });
   }

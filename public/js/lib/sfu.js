@@ -148,8 +148,7 @@ export class SfuClient {
     const again = Boolean(pc.remoteDescription);
     void (async () => {
       await pc.setLocalDescription(await pc.createOffer());
-      // The first offer goes at once, its candidates trickling after it; a renegotiation's are known by then.
-      if (again) await gathered(pc);
+      // At once: the candidates trickle after it (those known already are in it).
       if (this.pub !== pc) return;
       const offer = pc.localDescription.sdp;
       this.send({ type: 'offer', to: SFU_PEER, sdp: offer });

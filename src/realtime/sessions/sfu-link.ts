@@ -64,6 +64,8 @@ export class SfuLink implements SfuLinkRole {
   private chain: Promise<void> = Promise.resolve();
   private closed = false;
   private replacing = false;
+  /** Counts the link's Janus going down: the steps queued before that no longer hold up, or undo, the ones after. */
+  private era = 0;
   /** The browser's newest publishing offer: older ones still queued are skipped. */
   private latestOffer: string | undefined;
 
@@ -89,12 +91,17 @@ export class SfuLink implements SfuLinkRole {
    * o= session) or the subscription (its name). One for connections the link no longer holds is dropped.
    */
   ice(candidate: IceCandidate | null, session?: string): void {
-    if (!session) return;
+    // Janus cannot place a candidate that names no m-line.
+    if (!session || (candidate && candidate.sdpMid === null && candidate.sdpMLineIndex === null)) return;
+    const passed = candidate && janusCandidate(candidate);
     this.run('pass a candidate on', async () => {
       const joined = this.joined;
       if (this.closed || !joined) return;
-      if (session === joined.sdpSession) await joined.pub.trickle(candidate && janusCandidate(candidate));
-      else await joined.subscription.trickle(candidate && janusCandidate(candidate), session);
+      // Not waited for: in order on Janus's socket, and the link's next step need not wait a round trip per candidate.
+      const sent = session === joined.sdpSession ? joined.pub.trickle(passed) : joined.subscription.trickle(passed, session);
+      sent.catch((error: Error) => {
+        if (this.joined === joined) this.log.warn({ err: error, janus: videoRoomErrorCode(error), participant: this.owner.id }, 'sfu: could not pass a candidate on');
+      });
     });
   }
 
@@ -113,11 +120,18 @@ export class SfuLink implements SfuLinkRole {
 
   /** Runs `step` after every step before it; a failure is logged, and the browser's connection health takes over. */
   private run(what: string, step: () => Promise<void>): Promise<void> {
-    this.chain = this.chain.then(() => withDeadline(step(), what)).catch((error: Error) => {
-      if (this.closed) return;
-      this.log.warn({ err: error, janus: videoRoomErrorCode(error), participant: this.owner.id }, `sfu: could not ${what}`);
-      if (error instanceof SfuStepTimeout) this.abandon();
-    });
+    let era = -1;
+    this.chain = this.chain
+      .then(() => {
+        era = this.era;
+        return withDeadline(step(), what);
+      })
+      .catch((error: Error) => {
+        if (this.closed) return;
+        this.log.warn({ err: error, janus: videoRoomErrorCode(error), participant: this.owner.id }, `sfu: could not ${what}`);
+        // A step left waiting on a Janus that went down since abandons nothing of the handles the link holds now.
+        if (error instanceof SfuStepTimeout && era === this.era) this.abandon();
+      });
     return this.owner.track(this.chain);
   }
 
@@ -214,6 +228,7 @@ export class SfuLink implements SfuLinkRole {
     this.joined = undefined;
     joined.subscription.stop();
     // A step waiting on the dead Janus would hold the next ones until its deadline: they go ahead without it.
+    this.era += 1;
     this.chain = Promise.resolve();
     this.awaitRoom();
   }

@@ -44,7 +44,6 @@ export function sessionId(sdp: string): string | null {
   return /^o=\S+ (\S+)/m.exec(sdp)?.[1] ?? null;
 }
 
-/** What a published video shows: Janus carries it to subscribers as the stream's description. */
 /** A browser's candidate as Janus's trickle request takes it. */
 export interface JanusCandidate {
   candidate: string;
@@ -56,6 +55,7 @@ export function janusCandidate(c: { candidate: string; sdpMid: string | null; sd
   return { candidate: c.candidate, ...(c.sdpMid !== null ? { sdpMid: c.sdpMid } : {}), ...(c.sdpMLineIndex !== null ? { sdpMLineIndex: c.sdpMLineIndex } : {}) };
 }
 
+/** What a published video shows: Janus carries it to subscribers as the stream's description. */
 export type VideoSource = 'camera' | 'screen';
 
 /**
