@@ -107,13 +107,14 @@ export class RedisBus implements Bus {
    * must not keep Foyer from serving (it keeps retrying in the background).
    */
   async start(waitMs = 2000): Promise<void> {
-    this.pub.connect().catch((e: Error) => this.onError(e));
+    // Both: a publish before the publishing connection is ready is dropped (no offline queue), not sent late.
+    const connected = this.pub.connect().catch((e: Error) => this.onError(e));
     const subscribed = this.sub
       .connect()
       .then(() => this.sub.subscribe(this.channel))
       .catch((e: Error) => this.onError(e));
     let timer: NodeJS.Timeout | undefined;
-    await Promise.race([subscribed, new Promise((r) => (timer = setTimeout(r, waitMs)))]);
+    await Promise.race([Promise.all([connected, subscribed]), new Promise((r) => (timer = setTimeout(r, waitMs)))]);
     clearTimeout(timer);
   }
 

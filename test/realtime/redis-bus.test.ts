@@ -26,7 +26,9 @@ describe('the Redis bus', { skip }, () => {
     two = new RedisBus(TEST_REDIS_URL, prefix);
     two.subscribe((m) => got.push(m));
     two.onLost((why) => lost.push(why));
-    await Promise.all([one.start(), two.start()]);
+    // start() gives up waiting after 2 s so that Foyer serves without Redis; a loaded machine may need longer to connect.
+    await Promise.all([one.start(30_000), two.start(30_000)]);
+    await waitFor(() => one.isUp() && two.isUp(), 30_000, 'both connected');
   });
   after(async () => {
     await one?.close();
