@@ -27,6 +27,10 @@
  * under `nice -n 19` on a shared machine, and read the capacity figure
  * with that in mind.
  *
+ * `--nice-load N` runs the load participants at niceness N (Foyer, Janus
+ * and the browser stay at 0): on one machine, the nearest thing to load
+ * from another machine; it needs root (to start each Foyer at 0 again).
+ *
  * With `--origin URL --pid PID` it measures a Foyer already running there
  * instead (`npm start` on a fresh checkout, say; PID is the node process
  * running bin/foyer-server.js, whose child is its Janus), with an organization's
@@ -34,10 +38,10 @@
  * participants' sockets from one address (WS_CONNECTIONS_PER_ADDRESS, 100
  * by default), and `--slots` should match its SFU_VIDEO_SLOTS.
  *
- *   node --import tsx scripts/sfu-load.ts [--sizes 2,8,25,50] [--seconds 20] [--observers 1] [--meetings-of-8 0] [--min-fps 5] [--slots 9] [--decrypt] [--sfu-from 2] [--trace] [--json FILE] [--origin URL --pid PID]
+ *   node --import tsx scripts/sfu-load.ts [--sizes 2,8,25,50] [--seconds 20] [--observers 1] [--meetings-of-8 0] [--min-fps 5] [--slots 9] [--decrypt] [--sfu-from 2] [--trace] [--nice-load N] [--json FILE] [--origin URL --pid PID]
  */
 import { writeFileSync } from 'node:fs';
-import { cpus, loadavg } from 'node:os';
+import { cpus, loadavg, setPriority } from 'node:os';
 import type { Browser } from 'playwright-core';
 import { findOnPath } from '../src/config-sfu.ts';
 import { launch } from '../test/browser/support.ts';
@@ -62,6 +66,7 @@ const slots = Number(option('slots', '9'));
 const sfuFrom = Number(option('sfu-from', args.includes('--origin') ? '3' : '2'));
 const decrypt = args.includes('--decrypt');
 const trace = args.includes('--trace');
+const niceLoad = Number(option('nice-load', '0'));
 const jsonFile = args.includes('--json') ? option('json', '') : '';
 const attachTo = option('origin', '');
 const janusBin = process.env.JANUS_BIN ?? findOnPath('janus', process.env.PATH);
@@ -71,9 +76,28 @@ const TIMEOUT = 30_000;
 let foyer: Foyer | undefined;
 let browser: Browser | undefined;
 const meetings: Meeting[] = [];
+/**
+ * `--nice-load N`: this process's main thread, where the load participants run, at niceness N while it measures, so
+ * that Foyer, Janus and the observers' browser (started at 0) come first, as if the load ran on another machine.
+ * Foyer is started at 0 (children inherit the niceness of the thread that starts them; going back to 0 needs root).
+ */
+function loadNiceness(n: number): void {
+  if (!niceLoad) return;
+  try {
+    setPriority(n);
+  } catch (error) {
+    throw new Error(`--nice-load: cannot set this process's niceness to ${n} (${(error as Error).message}; going back to 0 needs root)`);
+  }
+}
+
 /** A fresh Foyer for each size; or, with `--origin`, the one running there each time. */
 const startFresh = async (): Promise<Foyer> => {
-  if (!attachTo) return startFoyer({ fromParticipants: sfuFrom, videoSlots: slots, janusBin: janusBin! });
+  if (!attachTo) {
+    loadNiceness(0);
+    const started = await startFoyer({ fromParticipants: sfuFrom, videoSlots: slots, janusBin: janusBin! });
+    loadNiceness(niceLoad);
+    return started;
+  }
   const { FOYER_API_KEY: key, FOYER_API_SECRET: secret } = process.env;
   if (!key || !secret || !Number(option('pid', ''))) throw new Error('--origin needs --pid (the Foyer process) and FOYER_API_KEY and FOYER_API_SECRET in the environment');
   return attachFoyer(attachTo, Number(option('pid', '')), key, secret);
