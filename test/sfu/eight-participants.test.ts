@@ -10,47 +10,31 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Browser } from 'playwright-core';
-import { openTestDatabase, type TestDatabase } from '../support/databases.ts';
-import { client, seedOrganization, startServer, type TestServer } from '../support/server.ts';
 import { browserSkipReason, joinAs, launch, openParticipant, waitForParticipants, waitUntil } from '../browser/support.ts';
-import { decodesEveryone, FAST, pathOf, slowCamera, WAIT, type Person } from './meeting-pages.ts';
-import { JANUS_BIN, janusSkipReason, testRtpPorts } from './support.ts';
+import { decodesEveryone, FAST, pathOf, slowCamera, startSfuMeeting, WAIT, type Person, type SfuMeeting } from './meeting-pages.ts';
+import { janusSkipReason } from './support.ts';
 
 const skip = janusSkipReason() ?? browserSkipReason();
 
 describe('eight people in a meeting through the SFU (Chromium, a local Janus)', { skip, timeout: 600_000 }, () => {
-  let db: TestDatabase;
-  let server: TestServer;
+  let meeting: SfuMeeting;
   let browser: Browser;
-  let url: string;
   const people: Person[] = [];
 
   before(async () => {
-    db = await openTestDatabase('sqlite');
-    server = await startServer(
-      db.store,
-      { sfu: { janus: { kind: 'local', bin: JANUS_BIN! }, rtpPorts: testRtpPorts(), publicIp: undefined, fromParticipants: 3, videoSlots: 9 } },
-      { sfu: { tuning: FAST, iceInterfaces: 'lo' } },
-    );
-    await waitUntil('the local Janus up', async () => server.sfu!.health() === 'ok', { timeout: 30_000 });
-    const api = client(server.baseUrl, await seedOrganization(server.ctx, 'basic'));
-    const created = await api.post('/v3/meeting', { json: {} });
-    assert.equal(created.status, 201, created.text);
-    const redirect = new URL(created.body.redirectUrl);
-    url = server.origin + redirect.pathname + redirect.search;
+    meeting = await startSfuMeeting(FAST);
     browser = await launch();
   });
 
   after(async () => {
     await browser?.close();
-    await server?.close();
-    await db?.dispose();
+    await meeting?.close();
   });
 
   it('lets each of eight decode the seven others through at most two connections, grid tiles at a lower layer', async () => {
     const startedAt = Date.now();
     for (const name of ['Ann', 'Bob', 'Cat', 'Dan', 'Eve', 'Fay', 'Gus', 'Hal']) {
-      const p = await openParticipant(browser, url, { setup: (page) => page.addInitScript(slowCamera) });
+      const p = await openParticipant(browser, meeting.url, { setup: (page) => page.addInitScript(slowCamera) });
       await joinAs(p.page, name, WAIT);
       people.push({ ...p, name });
     }

@@ -1,15 +1,62 @@
 /**
  * @module test/sfu/meeting-pages
- * What the SFU suites with real meeting pages share: a camera at a few
- * frames a second that also counts the page's connections, where a page's
- * media goes, and waiting until a page decodes everyone.
+ * What the SFU suites with real meeting pages share: a Foyer with its own
+ * Janus and a meeting in it, a camera at a few frames a second that also
+ * counts the page's connections, where a page's media goes, and waiting
+ * until a page decodes everyone.
  */
+import assert from 'node:assert/strict';
 import type { Participant } from '../browser/support.ts';
 import { waitUntil } from '../browser/support.ts';
+import { openTestDatabase, type TestDatabase } from '../support/databases.ts';
+import { client, seedOrganization, startServer, type Client, type TestServer } from '../support/server.ts';
+import { JANUS_BIN, testRtpPorts } from './support.ts';
 
 export const WAIT = 60_000;
 /** Janus probed often, so that a killed one is noticed at once. */
 export const FAST = { probeIntervalMs: 500, downAfterMs: 2500, reconnectDelayMs: 200 };
+
+export interface SfuMeeting {
+  db: TestDatabase;
+  server: TestServer;
+  /** The organization's API client that made the meeting. */
+  api: Client;
+  /** The meeting's link on this server. */
+  url: string;
+  close(): Promise<void>;
+}
+
+/**
+ * A real Foyer on SQLite that starts its own Janus (ICE on loopback; meetings of three on the SFU), once Janus is
+ * up, and a meeting made through the API. `tuning`: how often Janus is probed. SFU_TEST_LOG=warn shows the log.
+ */
+export async function startSfuMeeting(tuning?: typeof FAST): Promise<SfuMeeting> {
+  const db = await openTestDatabase('sqlite');
+  const log = process.env.SFU_TEST_LOG;
+  const server = await startServer(
+    db.store,
+    {
+      sfu: { janus: { kind: 'local', bin: JANUS_BIN! }, rtpPorts: testRtpPorts(), publicIp: undefined, fromParticipants: 3, videoSlots: 9 },
+      ...(log ? { logLevel: log as 'warn' } : {}),
+    },
+    { sfu: { ...(tuning ? { tuning } : {}), iceInterfaces: 'lo' }, logger: Boolean(log) },
+  );
+  await waitUntil('the local Janus up', async () => server.sfu!.health() === 'ok', { timeout: WAIT });
+  const api = client(server.baseUrl, await seedOrganization(server.ctx, 'basic'));
+  const created = await api.post('/v3/meeting', { json: {} });
+  assert.equal(created.status, 201, created.text);
+  const redirect = new URL(created.body.redirectUrl);
+  return {
+    db,
+    server,
+    api,
+    url: server.origin + redirect.pathname + redirect.search,
+    async close() {
+      await server.close();
+      await db.dispose();
+    },
+  };
+}
 
 /**
  * Each camera runs at a few frames a second (at the page's own size, so simulcast still makes its layers):

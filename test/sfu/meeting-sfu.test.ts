@@ -24,16 +24,17 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Browser } from 'playwright-core';
-import { openTestDatabase, type TestDatabase } from '../support/databases.ts';
+import type { TestDatabase } from '../support/databases.ts';
 import { startTcpProxy, type TcpProxy } from '../support/tcp-proxy.ts';
-import { client, seedOrganization, startServer, type Client, type TestServer } from '../support/server.ts';
+import type { Client, TestServer } from '../support/server.ts';
 import { browserSkipReason, joinAs, launch, openParticipant, waitForParticipants, waitUntil } from '../browser/support.ts';
-import { decodesEveryone, FAST, frames, pathOf, selfId, slowCamera, WAIT, type Person } from './meeting-pages.ts';
-import { JANUS_BIN, janusSkipReason, testRtpPorts } from './support.ts';
+import { decodesEveryone, FAST, frames, pathOf, selfId, slowCamera, startSfuMeeting, WAIT, type Person, type SfuMeeting } from './meeting-pages.ts';
+import { janusSkipReason } from './support.ts';
 
 const skip = janusSkipReason() ?? browserSkipReason();
 
 describe('meetings through the SFU (Chromium, a local Janus)', { skip, timeout: 600_000 }, () => {
+  let meeting: SfuMeeting;
   let db: TestDatabase;
   let server: TestServer;
   let api: Client;
@@ -45,22 +46,8 @@ describe('meetings through the SFU (Chromium, a local Janus)', { skip, timeout: 
   const figures: Record<string, unknown> = {};
 
   before(async () => {
-    db = await openTestDatabase('sqlite');
-    server = await startServer(
-      db.store,
-      {
-        sfu: { janus: { kind: 'local', bin: JANUS_BIN! }, rtpPorts: testRtpPorts(), publicIp: undefined, fromParticipants: 3, videoSlots: 9 },
-        ...(process.env.SFU_TEST_LOG ? { logLevel: process.env.SFU_TEST_LOG as 'warn' } : {}),
-      },
-      { sfu: { tuning: FAST, iceInterfaces: 'lo' }, logger: Boolean(process.env.SFU_TEST_LOG) },
-    );
-    await waitUntil('the local Janus up', async () => server.sfu!.health() === 'ok', { timeout: 30_000 });
-    const seeded = await seedOrganization(server.ctx, 'basic');
-    api = client(server.baseUrl, seeded);
-    const created = await api.post('/v3/meeting', { json: {} });
-    assert.equal(created.status, 201, created.text);
-    const redirect = new URL(created.body.redirectUrl);
-    url = server.origin + redirect.pathname + redirect.search;
+    meeting = await startSfuMeeting(FAST);
+    ({ db, server, api, url } = meeting);
     proxy = await startTcpProxy(Number(new URL(server.origin).port));
     browser = await launch();
   });
@@ -69,8 +56,7 @@ describe('meetings through the SFU (Chromium, a local Janus)', { skip, timeout: 
     console.log(`sfu meeting figures ${JSON.stringify(figures)}`);
     await browser?.close();
     await proxy?.close();
-    await server?.close();
-    await db?.dispose();
+    await meeting?.close();
   });
 
   async function arrive(name: string): Promise<Person> {

@@ -15,10 +15,9 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Browser } from 'playwright-core';
-import { openTestDatabase, type TestDatabase } from '../support/databases.ts';
-import { seedOrganization, startServer, client, type TestServer } from '../support/server.ts';
 import { browserSkipReason, joinAs, launch, openParticipant, waitForParticipants, waitUntil, type Participant } from '../browser/support.ts';
-import { JANUS_BIN, janusSkipReason, testRtpPorts } from './support.ts';
+import { startSfuMeeting, type SfuMeeting } from './meeting-pages.ts';
+import { janusSkipReason } from './support.ts';
 
 const skip = janusSkipReason() ?? browserSkipReason();
 const WAIT = 60_000;
@@ -92,38 +91,21 @@ async function decodes(viewer: Person, from: string, { screen, by = 8 }: { scree
 }
 
 describe('a screen shared through the SFU (Chromium, a local Janus)', { skip, timeout: 180_000 }, () => {
-  let db: TestDatabase;
-  let server: TestServer;
+  let meeting: SfuMeeting;
   let browser: Browser;
-  let url: string;
   const people: Person[] = [];
 
   before(async () => {
-    db = await openTestDatabase('sqlite');
-    server = await startServer(
-      db.store,
-      {
-        sfu: { janus: { kind: 'local', bin: JANUS_BIN! }, rtpPorts: testRtpPorts(), publicIp: undefined, fromParticipants: 3, videoSlots: 9 },
-        ...(process.env.SFU_TEST_LOG ? { logLevel: process.env.SFU_TEST_LOG as 'warn' } : {}),
-      },
-      { sfu: { iceInterfaces: 'lo' }, logger: Boolean(process.env.SFU_TEST_LOG) },
-    );
-    const seeded = await seedOrganization(server.ctx, 'basic');
-    const created = await client(server.baseUrl, seeded).post('/v3/meeting', { json: {} });
-    assert.equal(created.status, 201, created.text);
-    const redirect = new URL(created.body.redirectUrl);
-    url = server.origin + redirect.pathname + redirect.search;
-    [browser] = await Promise.all([launch(), waitUntil('the local Janus up', async () => server.sfu!.health() === 'ok', { timeout: WAIT })]);
+    [meeting, browser] = await Promise.all([startSfuMeeting(), launch()]);
   });
 
   after(async () => {
     await browser?.close();
-    await server?.close();
-    await db?.dispose();
+    await meeting?.close();
   });
 
   async function arrive(name: string): Promise<Person> {
-    const p = await openParticipant(browser, url, { setup: (page) => page.addInitScript(slowMedia) });
+    const p = await openParticipant(browser, meeting.url, { setup: (page) => page.addInitScript(slowMedia) });
     await joinAs(p.page, name, WAIT);
     const person = { ...p, name };
     people.push(person);
