@@ -36,13 +36,13 @@
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync, symlinkSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { CHROMIUM, CHROMIUM_ARGS } from '../test/browser/support.ts';
 import { firstFrame, median, relayOption, type FirstFrame } from './first-frame.ts';
+import { freePort } from '../test/support/processes.ts';
 
 type Shape = 'waiting' | 'together';
 
@@ -68,17 +68,6 @@ interface Version {
   hostLink?: string;
   figures: Record<Shape, number[]>;
   failures: Record<Shape, number>;
-}
-
-async function freePort(): Promise<number> {
-  return new Promise((ok, fail) => {
-    const s = createServer();
-    s.once('error', fail);
-    s.listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as { port: number };
-      s.close(() => ok(port));
-    });
-  });
 }
 
 function cli(dir: string, env: NodeJS.ProcessEnv, ...cmd: string[]): Record<string, string> {

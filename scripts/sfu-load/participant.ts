@@ -13,7 +13,7 @@
 // @ts-expect-error ws ships no typings; only send/on/close are used.
 import WebSocketImpl from 'ws';
 import { RTCPeerConnection, SrtpAuthenticationError, useOPUS, useVP8 } from 'werift';
-import type { Recording } from './recording.ts';
+import { gathered, type Recording } from './recording.ts';
 import { Replay } from './replay.ts';
 import { largeReceiveBuffers } from './udp.ts';
 
@@ -29,18 +29,6 @@ interface Socket {
 type Message = { type: string; [key: string]: any };
 
 const config = () => ({ codecs: { audio: [useOPUS()], video: [useVP8()] }, iceUseIpv6: false });
-
-async function gathered(pc: RTCPeerConnection): Promise<void> {
-  if (pc.iceGatheringState === 'complete') return;
-  await new Promise<void>((resolve) => {
-    const { unSubscribe } = pc.iceGatheringStateChange.subscribe((s) => {
-      if (s === 'complete') {
-        unSubscribe();
-        resolve();
-      }
-    });
-  });
-}
 
 /** Thrown for every received media packet when only counting: werift counts it, then drops it as it drops a forged one. */
 const DROP = new SrtpAuthenticationError('not decrypted: the load participant only counts what it receives');

@@ -11,6 +11,19 @@
 import type { Browser } from 'playwright-core';
 import { RTCPeerConnection as WeriftPeer, useOPUS, useVP8, type RtpPacket } from 'werift';
 
+/** Until a werift connection has gathered its candidates (they go in its description: no trickle here). */
+export async function gathered(pc: WeriftPeer): Promise<void> {
+  if (pc.iceGatheringState === 'complete') return;
+  await new Promise<void>((resolve) => {
+    const { unSubscribe } = pc.iceGatheringStateChange.subscribe((s) => {
+      if (s === 'complete') {
+        unSubscribe();
+        resolve();
+      }
+    });
+  });
+}
+
 export interface Frame {
   /** From the recording's first packet of this kind, in ms (from RTP timestamps). */
   atMs: number;
@@ -75,18 +88,6 @@ function track(kind: 'audio' | 'video', clockRate: number, packets: RtpPacket[])
   const loopMs = kept.at(-1)!.atMs + step;
   const bytes = kept.reduce((n, f) => n + f.packets.reduce((m, p) => m + p.payload.length, 0), 0);
   return { kind, clockRate, frames: kept, loopMs, payloadBitsPerSecond: (bytes * 8) / (loopMs / 1000) };
-}
-
-async function gathered(pc: WeriftPeer): Promise<void> {
-  if (pc.iceGatheringState === 'complete') return;
-  await new Promise<void>((resolve) => {
-    const { unSubscribe } = pc.iceGatheringStateChange.subscribe((s) => {
-      if (s === 'complete') {
-        unSubscribe();
-        resolve();
-      }
-    });
-  });
 }
 
 /**

@@ -14,17 +14,36 @@
 import { MEDIA_BOUND_MS } from './peer-health.js';
 import { addInbound } from './peer-stats.js';
 
+/** A description is sent without waiting longer than this for candidates (a slow TURN server); those gathered by then go. Only for an offer that names no subscription: the others' candidates trickle. */
+const GATHER_MS = 3000;
+
+function gathered(pc) {
+  if (pc.iceGatheringState === 'complete') return Promise.resolve();
+  return new Promise((resolve) => {
+    const timer = setTimeout(done, GATHER_MS);
+    function done() {
+      clearTimeout(timer);
+      pc.removeEventListener('icegatheringstatechange', check);
+      resolve();
+    }
+    function check() {
+      if (pc.iceGatheringState === 'complete') done();
+    }
+    pc.addEventListener('icegatheringstatechange', check);
+  });
+}
+
 export class SfuSubscription {
   /**
-   * `gathered(pc)`: waits for the answer's candidates; `onLost()`: the
+   * `onLost()`: the
    * connection failed, or has not connected within the media bound (what
    * to do then is the connection health's: starting both connections over
    * at once would make the SFU renegotiate everyone else's subscription
    * with each try, and under load those tries spread from page to page);
    * `onScreen(id, stream)`: the screen `id` shares arrived, or went (null).
    */
-  constructor({ iceServers, iceTransportPolicy, send, boundMs, gathered, onStream, onGone, onScreen, onLost, peer }) {
-    Object.assign(this, { iceServers, iceTransportPolicy, send, boundMs, gathered, onStream, onGone, onScreen, onLost, peer });
+  constructor({ iceServers, iceTransportPolicy, send, boundMs, onStream, onGone, onScreen, onLost, peer }) {
+    Object.assign(this, { iceServers, iceTransportPolicy, send, boundMs, onStream, onGone, onScreen, onLost, peer });
     this.pc = null;
     this.session = null;
     /** mid → { from, kind, source } of the subscription, as of its last offer; the next offer's map waits in `pendingMap`. */
@@ -83,7 +102,7 @@ export class SfuSubscription {
     // After the answer: an m-line that Janus reuses for someone new was inactive until now (currentDirection).
     if (this.pc === pc) this.regroup();
     // At once, the candidates trickling after it; a subscription without a name cannot say whose they are, so they go in it.
-    if (!session) await this.gathered(pc);
+    if (!session) await gathered(pc);
     if (this.pc !== pc) return;
     this.send({ type: 'answer', to: this.peer, sdp: pc.localDescription.sdp, ...(session ? { session } : {}) });
   }

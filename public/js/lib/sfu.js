@@ -57,27 +57,8 @@ const SCREEN_ENCODING = { maxBitrate: 1_500_000 };
 /** A publishing connection's new offer (a screen shared or no longer) not answered by then is not coming: both connections start over. */
 const ANSWER_MS = 15_000;
 
-/** A description is sent without waiting longer than this for candidates (a slow TURN server); those gathered by then go. */
-const GATHER_MS = 3000;
-
 function sessionId(sdp) {
   return /^o=\S+ (\S+)/m.exec(sdp)?.[1] ?? null;
-}
-
-function gathered(pc) {
-  if (pc.iceGatheringState === 'complete') return Promise.resolve();
-  return new Promise((resolve) => {
-    const timer = setTimeout(done, GATHER_MS);
-    function done() {
-      clearTimeout(timer);
-      pc.removeEventListener('icegatheringstatechange', check);
-      resolve();
-    }
-    function check() {
-      if (pc.iceGatheringState === 'complete') done();
-    }
-    pc.addEventListener('icegatheringstatechange', check);
-  });
 }
 
 export class SfuClient {
@@ -86,7 +67,7 @@ export class SfuClient {
     this.pub = null;
     /** The publishing connection's transceivers: audio, camera, and screen once one was shared. */
     this.sending = null;
-    this.subscription = new SfuSubscription({ iceServers, iceTransportPolicy, send, boundMs, gathered, onStream, onGone, onScreen, onLost: () => this.health.lost(), peer: SFU_PEER });
+    this.subscription = new SfuSubscription({ iceServers, iceTransportPolicy, send, boundMs, onStream, onGone, onScreen, onLost: () => this.health.lost(), peer: SFU_PEER });
     this.localStream = null;
     this.audioTrack = null;
     this.videoTrack = null;
