@@ -13,7 +13,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Browser } from 'playwright-core';
 import { browserSkipReason, joinAs, launch, openParticipant, waitForParticipants } from '../browser/support.ts';
-import { decodesEveryone, FAST, pathOf, slowCamera, startSfuMeeting, type Person, type SfuMeeting } from './meeting-pages.ts';
+import { decodesEveryone, FAST, pathOf, sfuPage, startSfuMeeting, type Person, type SfuMeeting } from './meeting-pages.ts';
 import { janusSkipReason } from './support.ts';
 
 /** Eight pages opening and joining one after another take minutes on a slow machine. */
@@ -38,7 +38,7 @@ describe('eight people in a meeting through the SFU (Chromium, a local Janus)', 
   it('lets each of eight decode the seven others through at most two connections', async () => {
     const startedAt = Date.now();
     for (const name of ['Ann', 'Bob', 'Cat', 'Dan', 'Eve', 'Fay', 'Gus', 'Hal']) {
-      const p = await openParticipant(browser, meeting.url, { setup: (page) => page.addInitScript(slowCamera, { lean: true }) });
+      const p = await openParticipant(browser, meeting.url, { setup: sfuPage({ lean: true }) });
       await joinAs(p.page, name, LONG);
       people.push({ ...p, name });
     }

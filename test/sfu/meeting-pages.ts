@@ -6,6 +6,7 @@
  * until a page decodes everyone.
  */
 import assert from 'node:assert/strict';
+import type { Page } from 'playwright-core';
 import type { Participant } from '../browser/support.ts';
 import { waitUntil } from '../browser/support.ts';
 import { openTestDatabase, type TestDatabase } from '../support/databases.ts';
@@ -96,6 +97,17 @@ export function slowCamera(options?: { lean?: boolean }): void {
     if (lean && !video) return Promise.reject(new DOMException('No microphone here.', 'NotFoundError'));
     const size = lean ? { width: { max: 320 }, height: { max: 240 }, frameRate: { max: 4 } } : { frameRate: { max: 8 } };
     return original(video ? { ...constraints, ...(lean ? { audio: false } : {}), video: { ...(typeof video === 'object' ? video : {}), ...size } } : constraints);
+  };
+}
+
+/** A page's actions (a click, a fill) wait this long before failing: on a slow machine several pages with live video take longer than Playwright's 30 s. */
+const ACTION_TIMEOUT_MS = 120_000;
+
+/** Sets up a page of an SFU suite: the camera of slowCamera (`lean` as there), and long action timeouts. */
+export function sfuPage(options?: { lean?: boolean }): (page: Page) => Promise<void> {
+  return async (page) => {
+    page.setDefaultTimeout(ACTION_TIMEOUT_MS);
+    await page.addInitScript(slowCamera, options);
   };
 }
 

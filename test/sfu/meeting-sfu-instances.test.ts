@@ -9,7 +9,7 @@
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { DEFAULT_RTP_PORTS } from '../../src/config-sfu.ts';
 import type { StoreConnection } from '../../src/domain/ports/store.ts';
 import type { LocalJanus } from '../../src/sfu/launcher.ts';
@@ -19,7 +19,7 @@ import { browserSkipReason, joinAs, launch, openParticipant, waitForParticipants
 import { openTestDatabase, postgresSkipReason, type TestDatabase } from '../support/databases.ts';
 import { deletePrefix, redisSkipReason, TEST_REDIS_URL, uniquePrefix } from '../support/redis.ts';
 import { client, seedOrganization, startServer, type TestServer } from '../support/server.ts';
-import { decodesEveryone, pathOf, slowCamera, type Person } from './meeting-pages.ts';
+import { decodesEveryone, pathOf, sfuPage, type Person } from './meeting-pages.ts';
 import { janusSkipReason, recordingLog, testJanus } from './support.ts';
 
 const skip = janusSkipReason() ?? browserSkipReason() ?? firefoxSkipReason() ?? (await postgresSkipReason()) ?? (await redisSkipReason());
@@ -83,7 +83,7 @@ describe('a meeting through the SFU across two instances, in Firefox and Chromiu
       ['Fin', two, 'firefox'],
     ];
     for (const [name, server, kind] of arrivals) {
-      const setup = (page: Page) => page.addInitScript(slowCamera);
+      const setup = sfuPage();
       const p = kind === 'firefox' ? await openFirefoxParticipant(firefox.browser, server.origin + path, setup) : await openParticipant(chromium, server.origin + path, { setup });
       people.push({ ...p, name });
       await joinAs(p.page, name, WAIT);

@@ -28,7 +28,7 @@ import type { TestDatabase } from '../support/databases.ts';
 import { startTcpProxy, type TcpProxy } from '../support/tcp-proxy.ts';
 import type { Client, TestServer } from '../support/server.ts';
 import { browserSkipReason, joinAs, launch, openParticipant, waitForParticipants, waitUntil } from '../browser/support.ts';
-import { decodesEveryone, FAST, frames, pathOf, selfId, slowCamera, startSfuMeeting, WAIT, type Person, type SfuMeeting } from './meeting-pages.ts';
+import { decodesEveryone, FAST, frames, pathOf, selfId, sfuPage, startSfuMeeting, WAIT, type Person, type SfuMeeting } from './meeting-pages.ts';
 import { janusSkipReason } from './support.ts';
 
 const skip = janusSkipReason() ?? browserSkipReason();
@@ -61,7 +61,7 @@ describe('meetings through the SFU (Chromium, a local Janus)', { skip, timeout: 
 
   async function arrive(name: string): Promise<Person> {
     const via = name === 'Ann' ? url.replace(server.origin, `http://127.0.0.1:${proxy.port}`) : url;
-    const p = await openParticipant(browser, via, { setup: (page) => page.addInitScript(slowCamera) });
+    const p = await openParticipant(browser, via, { setup: sfuPage() });
     await joinAs(p.page, name, WAIT);
     // A page that reloads loses this mark.
     await p.page.evaluate(() => ((window as any).notReloaded = true));

@@ -105,7 +105,13 @@ describe('a screen shared through the SFU (Chromium, a local Janus)', { skip, ti
   });
 
   async function arrive(name: string): Promise<Person> {
-    const p = await openParticipant(browser, meeting.url, { setup: (page) => page.addInitScript(slowMedia) });
+    const p = await openParticipant(browser, meeting.url, {
+      setup: async (page) => {
+        // As meeting-pages.ts's sfuPage: several pages with live video outlast Playwright's 30 s on a slow machine.
+        page.setDefaultTimeout(120_000);
+        await page.addInitScript(slowMedia);
+      },
+    });
     await joinAs(p.page, name, WAIT);
     const person = { ...p, name };
     people.push(person);
