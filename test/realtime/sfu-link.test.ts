@@ -17,7 +17,7 @@ const offerOf = (session: string) => `v=0\r\no=- ${session} 2 IN IP4 127.0.0.1\r
 const candidate = (mid: string): IceCandidate => ({ candidate: `candidate:1 1 udp 2122260223 192.0.2.2 5000${mid} typ host`, sdpMid: mid, sdpMLineIndex: Number(mid), usernameFragment: 'frag' });
 
 /** Janus as far as a publishing link needs it: each attach is a new publisher handle that notes what it was sent. */
-function fakeJanus(publishers: unknown[] = []) {
+function fakeJanus() {
   const handles: Array<{ steps: string[]; trickled: unknown[] }> = [];
   const server = Object.assign(new EventEmitter(), {
     up: true,
@@ -30,18 +30,6 @@ function fakeJanus(publishers: unknown[] = []) {
         joinConfigurePublisher: async () => {
           noted.steps.push('join');
           return { feed: 7, publishers: [], jsep: { type: 'answer', sdp: 'v=0 answer' } };
-        },
-        joinPublisher: async () => {
-          noted.steps.push('joinPublisher');
-          return { feed: 7, publishers };
-        },
-        publish: async () => {
-          noted.steps.push('publish');
-          return { jsep: { type: 'answer', sdp: 'v=0 answer' } };
-        },
-        joinSubscriber: async () => {
-          noted.steps.push('joinSubscriber');
-          return { streams: [{ type: 'audio', mid: '0', feed_id: 9 }], jsep: { type: 'offer', sdp: 'v=0 subscription' } };
         },
         trickle: async (c: unknown) => {
           noted.steps.push('trickle');
@@ -64,14 +52,7 @@ function linkOn(server: JanusServer) {
     routing,
     { warn: (_o, message) => void warnings.push(message), error: () => {} },
   );
-  // Until no step queues another (a join queues the subscription's).
-  const idle = async () => {
-    for (let seen: unknown; seen !== last; ) {
-      seen = last;
-      await last;
-    }
-  };
-  return { link, sent, warnings, idle };
+  return { link, sent, warnings, idle: async () => void (await last) };
 }
 
 describe('SFU link', () => {
@@ -86,31 +67,6 @@ describe('SFU link', () => {
     assert.deepEqual(janus.handles[0]!.steps, ['join', 'trickle', 'trickle']);
     assert.deepEqual(janus.handles[0]!.trickled, [{ candidate: candidate('0').candidate, sdpMid: '0', sdpMLineIndex: 0 }, null]);
     assert.ok(sent.some((m) => m.type === 'answer'), 'Janus’s answer went to the browser');
-    assert.deepEqual(warnings, []);
-  });
-
-  it('joins the room when the page is told to use the SFU, offers the subscription before the page publishes, and publishes the first offer on the same handle', async () => {
-    const janus = fakeJanus([{ feed: 9, display: 'c_bob', streams: [{ type: 'audio', mid: '0' }] }]);
-    const { link, sent, warnings, idle } = linkOn(janus.server);
-    link.prepare();
-    await idle();
-    assert.deepEqual(janus.handles[0]!.steps, ['joinPublisher']);
-    assert.deepEqual(janus.handles[1]!.steps, ['joinSubscriber'], 'subscribed to Bob already');
-    assert.deepEqual(
-      sent.map((m) => m.type),
-      ['sfu', 'offer'],
-      'Bob’s stream and the subscription’s offer reached the page before it offered anything',
-    );
-    link.offer(offerOf('111'));
-    link.ice(candidate('0'), '111');
-    await idle();
-    assert.equal(janus.handles.length, 2, 'no handle of its own for the first offer');
-    assert.deepEqual(janus.handles[0]!.steps, ['joinPublisher', 'publish', 'trickle']);
-    assert.deepEqual(sent.at(-1), { type: 'answer', from: 'sfu', sdp: 'v=0 answer', session: '111' });
-    // The page started over on a new connection: that one joins afresh.
-    link.offer(offerOf('222'));
-    await idle();
-    assert.deepEqual(janus.handles.at(-1)!.steps, ['join']);
     assert.deepEqual(warnings, []);
   });
 

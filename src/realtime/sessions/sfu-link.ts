@@ -52,8 +52,6 @@ interface Joined {
   room: number;
   pub: VideoRoomHandle;
   feed: number;
-  /** The page's publishing offer reached the handle (one joined ahead of it has none yet). */
-  published: boolean;
   sdpSession: string | null;
   stopWatching: () => void;
   subscription: SfuSubscription;
@@ -137,68 +135,23 @@ export class SfuLink implements SfuLinkRole {
     return this.owner.track(this.chain);
   }
 
-  /**
-   * The page was told to use the SFU: the link joins the room now, without
-   * media, so that the subscription to everyone else is offered while the
-   * page is still making its publishing offer (the first picture need not
-   * wait for this page's own camera to be published).
-   */
-  prepare(): void {
-    if (this.joined || this.closed) return;
-    this.run('join the room', async () => {
-      if (this.joined || this.closed) return;
-      const joined = await this.enter(null);
-      if (!joined) return;
-      const result = await joined.pub.joinPublisher({ room: joined.room, display: this.owner.id });
-      joined.feed = result.feed;
-      // Compared through a method: the check above has narrowed `this.joined` for the compiler.
-      if (this.holds(joined)) joined.subscription.publishers(result.publishers ?? []);
-    });
-  }
-
-  private holds(joined: Joined): boolean {
-    return this.joined === joined;
-  }
-
   private async publish(sdp: string): Promise<void> {
     if (this.closed || sdp !== this.latestOffer) return;
     const session = sessionId(sdp);
     const descriptions = publishedDescriptions(sdp);
     const current = this.joined;
-    if (current?.server.up && current.published && current.sdpSession === session) {
+    if (current && current.sdpSession === session && current.server.up) {
       const configured = await current.pub.configure({ jsep: { type: 'offer', sdp }, descriptions });
       if (configured.jsep) this.owner.send({ type: 'answer', from: SFU_PEER, sdp: configured.jsep.sdp, ...(session ? { session } : {}) });
       return;
     }
-    if (current?.server.up && !current.published) {
-      // Joined ahead of this first offer (prepare): it publishes on the same handle, the subscription goes on.
-      current.published = true;
-      current.sdpSession = session;
-      const published = await current.pub.publish({ jsep: { type: 'offer', sdp }, descriptions });
-      if (!published.jsep) throw new Error('Janus did not answer the publishing offer');
-      if (this.joined === current) this.owner.send({ type: 'answer', from: SFU_PEER, sdp: published.jsep.sdp, ...(session ? { session } : {}) });
-      return;
-    }
     await this.leave();
-    const joined = await this.enter(session);
-    if (!joined) {
+    const placed = await this.sfu.roomFor(this.owner.place);
+    if (!placed) {
       // No Janus answers now: publish again once one does.
       this.awaitRoom();
       return;
     }
-    joined.published = true;
-    const result = await joined.pub.joinConfigurePublisher({ room: joined.room, display: this.owner.id, descriptions, jsep: { type: 'offer', sdp } });
-    joined.feed = result.feed;
-    if (!result.jsep) throw new Error('Janus did not answer the publishing offer');
-    if (this.joined !== joined) return;
-    this.owner.send({ type: 'answer', from: SFU_PEER, sdp: result.jsep.sdp, ...(session ? { session } : {}) });
-    joined.subscription.publishers(result.publishers ?? []);
-  }
-
-  /** A publisher handle on the place's room, listening to the room (not joined yet); undefined while no Janus can take the place. */
-  private async enter(session: string | null): Promise<Joined | undefined> {
-    const placed = await this.sfu.roomFor(this.owner.place);
-    if (!placed || this.closed) return undefined;
     const { server, room } = placed;
     const pub = await server.attach();
     const onDown = () => this.serverDown(joined);
@@ -207,7 +160,6 @@ export class SfuLink implements SfuLinkRole {
       room,
       pub,
       feed: 0,
-      published: false,
       sdpSession: session,
       stopWatching: () => server.off('down', onDown),
       subscription: new SfuSubscription(
@@ -236,7 +188,12 @@ export class SfuLink implements SfuLinkRole {
       const from = e.feed === joined.feed ? this.owner.id : joined.subscription.participantOf(e.feed);
       if (from && this.joined === joined) this.owner.send({ type: 'sfu', event: 'talking', from, talking: e.talking });
     });
-    return joined;
+    const result = await pub.joinConfigurePublisher({ room, display: this.owner.id, descriptions, jsep: { type: 'offer', sdp } });
+    joined.feed = result.feed;
+    if (!result.jsep) throw new Error('Janus did not answer the publishing offer');
+    if (this.joined !== joined) return;
+    this.owner.send({ type: 'answer', from: SFU_PEER, sdp: result.jsep.sdp, ...(session ? { session } : {}) });
+    joined.subscription.publishers(result.publishers ?? []);
   }
 
   private async leave(): Promise<void> {
@@ -289,7 +246,6 @@ export class SfuLink implements SfuLinkRole {
         return attempt(Math.min(wait * 2, REPLACE_POLL_MAX_MS));
       }
       this.owner.send({ type: 'sfu', event: 'use', restart: true });
-      this.prepare();
     };
     void attempt(REPLACE_POLL_MS).finally(() => (this.replacing = false));
   }
