@@ -49,9 +49,9 @@ for (const root of roots) {
   }
 }
 files.sort();
-// The SFU suites with several browser pages each are the heaviest of all:
-// side by side (they sort next to each other) they starve a slow two-core
-// machine. Spread through the list, each runs beside lighter work.
+// test/sfu holds the heaviest suites (several browser pages each, beside
+// a few light ones): side by side (they sort next to each other) they starve
+// a slow two-core machine. Spread through the list, they seldom meet.
 const heavy = files.filter((f) => /(^|\/)test\/sfu\//.test(f));
 const light = files.filter((f) => !heavy.includes(f));
 files.length = 0;

@@ -101,7 +101,7 @@ export function slowCamera(options?: { lean?: boolean }): void {
 }
 
 /** A page's actions (a click, a fill) wait this long before failing: on a slow machine several pages with live video take longer than Playwright's 30 s. */
-const ACTION_TIMEOUT_MS = 120_000;
+export const ACTION_TIMEOUT_MS = 120_000;
 
 /** Sets up a page of an SFU suite: the camera of slowCamera (`lean` as there), and long action timeouts. */
 export function sfuPage(options?: { lean?: boolean }): (page: Page) => Promise<void> {

@@ -16,7 +16,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Browser } from 'playwright-core';
 import { browserSkipReason, joinAs, launch, openParticipant, waitForParticipants, waitUntil, type Participant } from '../browser/support.ts';
-import { startSfuMeeting, type SfuMeeting } from './meeting-pages.ts';
+import { ACTION_TIMEOUT_MS, startSfuMeeting, type SfuMeeting } from './meeting-pages.ts';
 import { janusSkipReason } from './support.ts';
 
 const skip = janusSkipReason() ?? browserSkipReason();
@@ -107,8 +107,7 @@ describe('a screen shared through the SFU (Chromium, a local Janus)', { skip, ti
   async function arrive(name: string): Promise<Person> {
     const p = await openParticipant(browser, meeting.url, {
       setup: async (page) => {
-        // As meeting-pages.ts's sfuPage: several pages with live video outlast Playwright's 30 s on a slow machine.
-        page.setDefaultTimeout(120_000);
+        page.setDefaultTimeout(ACTION_TIMEOUT_MS);
         await page.addInitScript(slowMedia);
       },
     });
