@@ -9,7 +9,8 @@
  */
 import type { Actor } from '../domain/actors.ts';
 import { ABNORMAL_CLOSURE } from '../../public/js/shared/close-codes.js';
-import { CloseCode, parseClientMessage, ProtocolError, type ClientMessage, type ServerMessage } from './protocol.ts';
+import { parseClientMessage, ProtocolError } from './client-messages.ts';
+import { CloseCode, type ClientMessage, type ServerMessage } from './protocol.ts';
 import type { Handler, HandlerTable, RealtimeServices, Session, SessionHost } from './session.ts';
 import type { SignedIn } from './sign-in-watch.ts';
 

@@ -9,7 +9,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import fc from 'fast-check';
-import { parseClientMessage, ProtocolError, type ClientMessage } from '../../src/realtime/protocol.ts';
+import { parseClientMessage, ProtocolError } from '../../src/realtime/client-messages.ts';
+import type { ClientMessage } from '../../src/realtime/protocol.ts';
 import { withoutStacks } from '../../src/realtime/realtime.ts';
 
 /** One valid message of every type, with every string field it can carry (the compiler checks none is missing). */

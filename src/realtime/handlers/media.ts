@@ -2,7 +2,7 @@
  * @module realtime/handlers/media
  * `media`: the participant's microphone, camera and screen as they
  * announce them; written and sent to every instance as a delta at a
- * bounded rate (see `MEDIA_UPDATE_INTERVAL_MS`).
+ * bounded rate (see `MEDIA_UPDATE_INTERVAL_MS` in sessions/announcements.ts).
  */
 import type { MessageOf, ParticipantRole } from '../session.ts';
 

@@ -13,7 +13,7 @@
  * any instance (domain/resuming.ts).
  */
 import type { Entered } from '../../domain/joining.ts';
-import { dropHost, leavePlace, updateMedia } from '../../domain/places.ts';
+import { dropHost, leavePlace } from '../../domain/places.ts';
 import { detachParticipant } from '../../domain/resuming.ts';
 import type { MediaState, PlaceRef } from '../../domain/presence.ts';
 import { handleAdmit, handleAskMute, handleEnd, handleLock, handleLowerHand, handleRemove, handleSetChat, handleTurnAway, handleUnlock } from '../handlers/host.ts';
@@ -29,15 +29,8 @@ import { TokenBucket } from '../rate-limit.ts';
 import type { Participating } from '../registry.ts';
 import type { ClosedHow, HandlerTable, ParticipantRole, Session, SessionHost, SfuLinkRole } from '../session.ts';
 import { LinkRelay, type HeldLink } from '../sfu-link-role.ts';
+import { Announcements } from './announcements.ts';
 import { SfuLink } from './sfu-link.ts';
-
-/**
- * At most one media-state write (and delta to every instance) per
- * participant per this interval: a client toggling as fast as it may send
- * would otherwise cost a database write and a fan-out per message. The
- * latest state always lands, at most this much later.
- */
-export const MEDIA_UPDATE_INTERVAL_MS = 250;
 
 const HANDLERS: HandlerTable<ParticipantSession> = {
   join: refuseSecondJoin,
@@ -64,16 +57,9 @@ const HANDLERS: HandlerTable<ParticipantSession> = {
 export class ParticipantSession implements Session, Participating, ParticipantRole {
   readonly role = 'participant';
   readonly handlers = HANDLERS;
-  /** The newest media state not yet written, and the timer that will write it. */
-  private pendingMedia: MediaState | null = null;
-  private mediaTimer: NodeJS.Timeout | undefined;
-  private lastMediaAt = 0;
   private left = false;
-  /** The hand as this participant last set it, and as it was last announced. */
-  private raised = false;
-  private announcedHand = false;
-  private handTimer: NodeJS.Timeout | undefined;
-  private lastHandAt = 0;
+  /** Their media state and hand, to everyone in the place at a bounded rate. */
+  private readonly announcements: Announcements;
   private readonly rates = { chat: new TokenBucket(CHAT_RATE), reaction: new TokenBucket(REACTION_RATE) };
   /** The host turned the chat off (from the welcome, then from every instance's `chat_state`). */
   chatOff = false;
@@ -93,7 +79,9 @@ export class ParticipantSession implements Session, Participating, ParticipantRo
     readonly place: PlaceRef,
     public host: boolean,
     readonly name: string,
-  ) {}
+  ) {
+    this.announcements = new Announcements(connection, id, place);
+  }
 
   /**
    * The join (or a resume, `resumed`) went through: the connection becomes
@@ -219,33 +207,11 @@ export class ParticipantSession implements Session, Participating, ParticipantRo
   }
 
   announceMedia(media: MediaState): void {
-    this.pendingMedia = media;
-    this.scheduleMedia();
-  }
-
-  private scheduleMedia(): void {
-    if (this.mediaTimer || !this.pendingMedia || this.left) return;
-    const wait = Math.max(0, this.lastMediaAt + MEDIA_UPDATE_INTERVAL_MS - Date.now());
-    this.mediaTimer = setTimeout(() => {
-      this.mediaTimer = undefined;
-      this.connection.enqueue(() => this.writeMedia());
-    }, wait);
-  }
-
-  private async writeMedia(): Promise<void> {
-    const media = this.pendingMedia;
-    if (!media || this.left) return;
-    this.pendingMedia = null;
-    this.lastMediaAt = Date.now();
-    const { services } = this.connection;
-    await updateMedia(services.ctx, this.id, media);
-    services.publish({ t: 'presence', place: this.place, change: { kind: 'media', participantId: this.id, media } });
-    // A state that arrived during the write goes out in the next slot.
-    this.scheduleMedia();
+    this.announcements.media(media);
   }
 
   get hand(): boolean {
-    return this.raised;
+    return this.announcements.hand;
   }
 
   allow(kind: 'chat' | 'reaction'): boolean {
@@ -253,14 +219,7 @@ export class ParticipantSession implements Session, Participating, ParticipantRo
   }
 
   raiseHand(raised: boolean): void {
-    this.raised = raised;
-    if (this.handTimer || this.left) return;
-    const wait = Math.max(0, this.lastHandAt + MEDIA_UPDATE_INTERVAL_MS - Date.now());
-    if (wait === 0) return this.publishHand();
-    this.handTimer = setTimeout(() => {
-      this.handTimer = undefined;
-      this.publishHand();
-    }, wait);
+    this.announcements.raiseHand(raised);
   }
 
   chatTurned(off: boolean): void {
@@ -268,24 +227,16 @@ export class ParticipantSession implements Session, Participating, ParticipantRo
   }
 
   lowerHand(): void {
-    this.raiseHand(false);
+    this.announcements.raiseHand(false);
   }
 
   reannounceHand(): void {
-    if (!this.left) this.publishHand(true);
-  }
-
-  private publishHand(again = false): void {
-    if (this.left || (!again && this.raised === this.announcedHand)) return;
-    this.announcedHand = this.raised;
-    this.lastHandAt = Date.now();
-    this.connection.services.publish({ t: 'presence', place: this.place, change: { kind: 'hand', participantId: this.id, raised: this.raised } });
+    this.announcements.reannounceHand();
   }
 
   async closed(how: ClosedHow): Promise<void> {
     this.left = true;
-    clearTimeout(this.mediaTimer);
-    clearTimeout(this.handTimer);
+    this.announcements.stop();
     const { registry, participantLists, sfuPlaces, sfuParking, ctx, resumeGraceMs, publish } = this.connection.services;
     if (!registry.leave(this)) {
       participantLists.release(this.place);
