@@ -123,6 +123,22 @@ export async function onlyRemote(page: Page): Promise<(RemoteStats & { id: strin
 }
 
 /**
+ * `check()`, or a rejection once `deadline` (a Date.now() value) is a second past: a check that never settles (an
+ * evaluate in a page whose renderer hangs) fails the wait at its deadline instead of holding the test.
+ */
+async function checkBy<T>(check: () => Promise<T>, deadline: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const hung = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error('the check itself did not answer')), Math.max(0, deadline - Date.now()) + 1000);
+  });
+  try {
+    return await Promise.race([check(), hung]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/**
  * Polls `check` until it returns a value other than undefined/false, and
  * returns it; fails with `what` (and the last value seen) after `timeout`.
  */
@@ -135,7 +151,7 @@ export async function waitUntil<T>(
   let last: unknown;
   for (;;) {
     try {
-      last = await check();
+      last = await checkBy(check, deadline);
       if (last !== undefined && last !== false && last !== null) return last as T;
     } catch (error) {
       last = error;
