@@ -30,7 +30,7 @@ import type { JanusServer } from '../../sfu/janus-server.ts';
 import { videoRoomErrorCode } from '../../sfu/rooms.ts';
 import { SFU_PEER, type IceCandidate, type ServerMessage, type VideoWant } from '../protocol.ts';
 import type { RealtimeLogger, SfuLinkRole, SfuRouting } from '../session.ts';
-import { detachWithin, janusCandidate, publishedDescriptions, sessionId, SfuStepTimeout, withDeadline } from './sfu-steps.ts';
+import { askingDtx, detachWithin, janusCandidate, publishedDescriptions, sessionId, SfuStepTimeout, withDeadline } from './sfu-steps.ts';
 import { SfuSubscription } from './sfu-subscription.ts';
 
 /** How often a link whose Janus went down asks for a room again. */
@@ -141,7 +141,7 @@ export class SfuLink implements SfuLinkRole {
     const descriptions = publishedDescriptions(sdp);
     const current = this.joined;
     if (current && current.sdpSession === session && current.server.up) {
-      const configured = await current.pub.configure({ jsep: { type: 'offer', sdp }, descriptions });
+      const configured = await current.pub.configure({ jsep: { type: 'offer', sdp: askingDtx(sdp) }, descriptions });
       if (configured.jsep) this.owner.send({ type: 'answer', from: SFU_PEER, sdp: configured.jsep.sdp, ...(session ? { session } : {}) });
       return;
     }
@@ -188,7 +188,7 @@ export class SfuLink implements SfuLinkRole {
       const from = e.feed === joined.feed ? this.owner.id : joined.subscription.participantOf(e.feed);
       if (from && this.joined === joined) this.owner.send({ type: 'sfu', event: 'talking', from, talking: e.talking });
     });
-    const result = await pub.joinConfigurePublisher({ room, display: this.owner.id, descriptions, jsep: { type: 'offer', sdp } });
+    const result = await pub.joinConfigurePublisher({ room, display: this.owner.id, descriptions, jsep: { type: 'offer', sdp: askingDtx(sdp) } });
     joined.feed = result.feed;
     if (!result.jsep) throw new Error('Janus did not answer the publishing offer');
     if (this.joined !== joined) return;

@@ -44,6 +44,19 @@ export function sessionId(sdp: string): string | null {
   return /^o=\S+ (\S+)/m.exec(sdp)?.[1] ?? null;
 }
 
+/**
+ * The publishing offer as Janus gets it, asking for Opus DTX (`usedtx=1`
+ * on Opus's fmtp): Janus answers alike in a room made with `opus_dtx`
+ * (rooms.ts), and the browser, reading the answer, sends a silent or
+ * muted microphone as a packet every 400 ms instead of 50 a second. Only
+ * a format parameter changes: the browser's own description, its ICE and
+ * DTLS are untouched, and an offer saying `usedtx` already is left as it is.
+ */
+export function askingDtx(sdp: string): string {
+  const opus = new Set([...sdp.matchAll(/^a=rtpmap:(\d+) opus\/48000/gim)].map((m) => m[1]));
+  return sdp.replace(/^a=fmtp:(\d+) [^\r\n]*/gm, (line: string, pt: string) => (opus.has(pt) && !/(^|[ ;])usedtx=/.test(line) ? `${line};usedtx=1` : line));
+}
+
 /** A browser's candidate as Janus's trickle request takes it. */
 export interface JanusCandidate {
   candidate: string;
