@@ -27,6 +27,13 @@
  * under `nice -n 19` on a shared machine, and read the capacity figure
  * with that in mind.
  *
+ * `--talkers N`: only the first N load participants of each meeting talk;
+ * the others' microphones are muted, sent as a browser sends a muted one
+ * with the Opus DTX that Foyer's rooms ask for (a packet every 400 ms).
+ * The default, every one of them talking at once, is the worst case; a
+ * meeting of 50 where two or three talk is the usual one. The observers'
+ * fake microphones always send (a tone).
+ *
  * `--nice-load N` runs the load participants at niceness N (Foyer, Janus
  * and the browser stay at 0): on one machine, the nearest thing to load
  * from another machine; it needs root (to start each Foyer at 0 again).
@@ -38,7 +45,7 @@
  * participants' sockets from one address (WS_CONNECTIONS_PER_ADDRESS, 100
  * by default), and `--slots` should match its SFU_VIDEO_SLOTS.
  *
- *   node --import tsx scripts/sfu-load.ts [--sizes 2,8,25,50] [--seconds 20] [--observers 1] [--meetings-of-8 0] [--min-fps 5] [--slots 9] [--decrypt] [--sfu-from 2] [--trace] [--nice-load N] [--json FILE] [--origin URL --pid PID]
+ *   node --import tsx scripts/sfu-load.ts [--sizes 2,8,25,50] [--seconds 20] [--observers 1] [--meetings-of-8 0] [--min-fps 5] [--slots 9] [--decrypt] [--sfu-from 2] [--talkers N] [--trace] [--nice-load N] [--json FILE] [--origin URL --pid PID]
  */
 import { writeFileSync } from 'node:fs';
 import { cpus, loadavg, setPriority } from 'node:os';
@@ -67,6 +74,8 @@ const sfuFrom = Number(option('sfu-from', args.includes('--origin') ? '3' : '2')
 const decrypt = args.includes('--decrypt');
 const trace = args.includes('--trace');
 const niceLoad = Number(option('nice-load', '0'));
+const talkers = args.includes('--talkers') ? Number(option('talkers', '')) : undefined;
+if (talkers !== undefined && !(Number.isInteger(talkers) && talkers >= 0)) throw new Error('--talkers takes a whole number of load participants (0 or more)');
 const jsonFile = args.includes('--json') ? option('json', '') : '';
 const attachTo = option('origin', '');
 const janusBin = process.env.JANUS_BIN ?? findOnPath('janus', process.env.PATH);
@@ -115,7 +124,7 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
 
 async function measureSize(foyer: Foyer, size: number): Promise<SizeResult> {
   console.log(`# meeting of ${size}: joining`);
-  const m = await startMeeting(foyer, browser, recording, { size, sfuFrom, decrypt, observers: observersPer, slots, label: `m${size}`, timeoutMs: TIMEOUT, trace });
+  const m = await startMeeting(foyer, browser, recording, { size, sfuFrom, decrypt, observers: observersPer, slots, label: `m${size}`, timeoutMs: TIMEOUT, trace, talkers });
   for (const o of m.observers) if (o.trace) console.log(`# ${o.name} join: ${o.trace} | first frame ${o.first.ok ? o.first.at.toFixed(0) : 'none'}`);
   meetings.push(m);
   const firstFrames = m.observers.map((o) => (o.first.ok ? { ok: true as const, ms: o.first.at } : { ok: false as const, why: o.first.why }));
@@ -132,7 +141,7 @@ async function capacityRun(): Promise<void> {
   foyer = await startFresh();
   const cores = cpus().length;
   for (let n = 1; n <= meetingsOf8; n++) {
-    const m = await startMeeting(foyer, browser, recording, { size: 8, sfuFrom, decrypt, observers: n === 1 ? 1 : 0, slots, label: `c${n}`, timeoutMs: TIMEOUT });
+    const m = await startMeeting(foyer, browser, recording, { size: 8, sfuFrom, decrypt, observers: n === 1 ? 1 : 0, slots, label: `c${n}`, timeoutMs: TIMEOUT, talkers });
     meetings.push(m);
     if (m.loadProblem || m.observers.some((o) => !o.first.ok)) {
       stopReason = `meeting ${n} did not connect: ${m.loadProblem ?? m.observers.map((o) => (o.first.ok ? '' : o.first.why)).join(' ')}`;

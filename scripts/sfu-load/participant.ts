@@ -78,6 +78,8 @@ export class LoadParticipant {
     private readonly recording: Recording,
     private readonly slots: number,
     private readonly decrypt = false,
+    /** False: their microphone is muted, sent as Opus DTX (replay.ts). */
+    private readonly talking = true,
   ) {}
 
   async join(origin: string, meetingId: string): Promise<void> {
@@ -129,7 +131,7 @@ export class LoadParticipant {
     await pc.setLocalDescription(await pc.createOffer());
     await gathered(pc);
     this.send({ type: 'offer', to: 'sfu', sdp: pc.localDescription!.sdp });
-    this.replays = [new Replay(this.recording.audio, audio.sender), new Replay(this.recording.video, video.sender)];
+    this.replays = [new Replay(this.recording.audio, audio.sender, !this.talking), new Replay(this.recording.video, video.sender)];
   }
 
   private async subscribe(sdp: string, session: string | undefined): Promise<void> {

@@ -5,9 +5,17 @@
  * timestamps from the wall clock. When Janus asks for a key frame (PLI or
  * FIR), the replay jumps to the recording's next key frame at once. One
  * timer drives every replay of the process.
+ *
+ * A muted microphone (`muted`) goes as a browser's does with Opus DTX,
+ * which Foyer's SFU rooms ask for: one packet every 400 ms, holding only
+ * the recorded packet's first byte (its TOC: a frame of no length, which
+ * a decoder takes as silence), instead of fifty packets a second.
  */
 import { RtpHeader, RtpPacket, type RTCRtpSender } from 'werift';
 import type { Track } from './recording.ts';
+
+/** A muted microphone with DTX sends one packet in this many of the recording's 20 ms frames (400 ms). */
+const DTX_EVERY = 20;
 
 const replays = new Set<Replay>();
 let ticker: NodeJS.Timeout | undefined;
@@ -28,10 +36,13 @@ export class Replay {
   private pending = false;
   keyframesAsked = 0;
   private stopRtcp: () => void;
+  /** Frames played since the start: with `muted`, which of them still go out. */
+  private played = 0;
 
   constructor(
     private readonly track: Track,
     private readonly sender: RTCRtpSender,
+    private readonly muted = false,
   ) {
     this.t0 = this.loopStart = performance.now();
     const { unSubscribe } = sender.onRtcp.subscribe((packet) => {
@@ -74,11 +85,15 @@ export class Replay {
       const due = this.loopStart + frame.atMs;
       if (due > now) return;
       const timestamp = (this.tsBase + Math.round(((due - this.t0) * this.track.clockRate) / 1000)) >>> 0;
-      for (const p of frame.packets) {
-        this.seq = (this.seq + 1) & 0xffff;
-        const header = new RtpHeader({ sequenceNumber: this.seq, timestamp, marker: p.marker, payloadType: 96 });
-        void this.sender.sendRtp(new RtpPacket(header, p.payload)).catch(() => {});
+      const dtx = this.muted && this.track.kind === 'audio';
+      if (!dtx || this.played % DTX_EVERY === 0) {
+        for (const p of frame.packets) {
+          this.seq = (this.seq + 1) & 0xffff;
+          const header = new RtpHeader({ sequenceNumber: this.seq, timestamp, marker: p.marker, payloadType: 96 });
+          void this.sender.sendRtp(new RtpPacket(header, dtx ? p.payload.subarray(0, 1) : p.payload)).catch(() => {});
+        }
       }
+      this.played += 1;
       this.index += 1;
       if (this.index === frames.length) {
         this.index = 0;

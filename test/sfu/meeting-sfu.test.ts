@@ -173,14 +173,14 @@ describe('meetings through the SFU (Chromium, a local Janus)', { skip, timeout: 
   it('carries a muted microphone as a packet now and then (Opus DTX), not fifty a second', async () => {
     const [ann, bob, cat] = people as [Person, Person, Person];
     const [bobId, catId] = [await selfId(bob), await selfId(cat)];
-    const audioFrom = async (): Promise<Record<string, number>> => {
+    const audioFrom = async (): Promise<{ bob: number; cat: number }> => {
       const stats: Record<string, { audioPackets: number }> = await ann.page.evaluate(() => (window as any).foyer.stats());
       return { bob: stats[bobId]?.audioPackets ?? 0, cat: stats[catId]?.audioPackets ?? 0 };
     };
     await bob.page.click('#mic');
     // Over the same few seconds, what arrives from Bob (muted) against what arrives from Cat (the fake microphone's
     // tone, fifty packets a second): a ratio, whatever the machine's speed. DTX starts once the encoder hears silence.
-    let seen: Record<string, number> = {};
+    let seen = { bob: 0, cat: 0 };
     await waitUntil('Bob, muted, sending a fraction of Cat’s audio packets', async () => {
       const before = await audioFrom();
       await new Promise((r) => setTimeout(r, 3000));
