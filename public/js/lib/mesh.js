@@ -25,7 +25,7 @@
 // hint}), retry(id); setLocalTracks, replaceAudio, replaceVideo; audioLevels(),
 // connectionStats() and setSendQuality(profile) (lib/peer-stats.js).
 import { hasTurn, mediaCarried, PeerHealth } from './peer-health.js';
-import { arrivingLevel, capVideoSender, connectionFigures, decodedFrames, receivedFigures } from './peer-stats.js';
+import { capVideoSender, decodedFrames, figuresByPeer, levelsByPeer, receivedByPeer } from './peer-stats.js';
 
 /** The session id of an SDP's o= line: the same for every offer of one connection, new for a new one. */
 function sessionId(sdp) {
@@ -300,20 +300,12 @@ export class Mesh {
 
   /** How loud each remote participant is now (0 to 1), for the active speaker. */
   audioLevels() {
-    const levels = {};
-    for (const [id, peer] of this.peers) levels[id] = arrivingLevel(peer.pc);
-    return levels;
+    return levelsByPeer(this.peers);
   }
 
   /** Round trip, loss and bitrates per remote participant since the last call (lib/peer-stats.js). */
-  async connectionStats() {
-    const result = {};
-    for (const [id, peer] of this.peers) {
-      if (peer.pc.connectionState !== 'connected') continue;
-      peer.figures ??= {};
-      result[id] = await connectionFigures(peer.pc, peer.figures).catch(() => ({}));
-    }
-    return result;
+  connectionStats() {
+    return figuresByPeer(this.peers);
   }
 
   /** What the video sent to each participant may cost (lib/peer-stats.js, capVideoSender); kept for later connections. */
@@ -335,19 +327,8 @@ export class Mesh {
     return peer ? decodedFrames(peer.pc) : 0;
   }
 
-  /** Sum of decoded video frames over all connections (tests and diagnostics). */
-  async framesDecoded() {
-    const result = {};
-    for (const [id, stats] of Object.entries(await this.stats())) result[id] = stats.framesDecoded;
-    return result;
-  }
-
   /** What arrives from each remote participant (tests and diagnostics). */
-  async stats() {
-    const result = {};
-    for (const [id, peer] of this.peers) {
-      result[id] = { state: peer.pc.connectionState, streamId: peer.remoteStream?.id ?? null, ...(await receivedFigures(peer.pc)) };
-    }
-    return result;
+  stats() {
+    return receivedByPeer(this.peers);
   }
 }

@@ -124,3 +124,32 @@ export function selectedPath(report) {
   const remote = all.get(pair.remoteCandidateId);
   return { local: local?.candidateType ?? null, remote: remote?.candidateType ?? null, localPort: local?.port ?? null, remotePort: remote?.port ?? null };
 }
+
+// Over a page's connections, one per remote participant (`peers`: id → { pc, remoteStream?, figures? }, as lib/mesh.js keeps them).
+
+/** How loud each remote participant is now (0 to 1). */
+export function levelsByPeer(peers) {
+  const levels = {};
+  for (const [id, peer] of peers) levels[id] = arrivingLevel(peer.pc);
+  return levels;
+}
+
+/** connectionFigures of each connected peer, since the last call (each peer keeps its own memory in `figures`). */
+export async function figuresByPeer(peers) {
+  const result = {};
+  for (const [id, peer] of peers) {
+    if (peer.pc.connectionState !== 'connected') continue;
+    peer.figures ??= {};
+    result[id] = await connectionFigures(peer.pc, peer.figures).catch(() => ({}));
+  }
+  return result;
+}
+
+/** What arrives from each peer, with its connection's state and stream (tests and diagnostics). */
+export async function receivedByPeer(peers) {
+  const result = {};
+  for (const [id, peer] of peers) {
+    result[id] = { state: peer.pc.connectionState, streamId: peer.remoteStream?.id ?? null, ...(await receivedFigures(peer.pc)) };
+  }
+  return result;
+}
