@@ -44,7 +44,7 @@ export function videoRoomErrorCode(error: unknown): number | undefined {
  * from the publishers' audio levels (for the active speaker); no cap on
  * publishers below Foyer's own; hidden from `list`. And Opus DTX: Janus's
  * answer asks each browser for discontinuous transmission, so that a
- * muted or silent microphone sends a packet every 400 ms instead of 50 a
+ * muted or silent microphone sends about 5 packets a second instead of 50 a
  * second. In a meeting of 50 where a few talk, each browser then receives
  * a few audio streams' worth of packets, not 49.
  */

@@ -48,7 +48,7 @@ export function sessionId(sdp: string): string | null {
  * The publishing offer as Janus gets it, asking for Opus DTX (`usedtx=1`
  * on Opus's fmtp): Janus answers alike in a room made with `opus_dtx`
  * (rooms.ts), and the browser, reading the answer, sends a silent or
- * muted microphone as a packet every 400 ms instead of 50 a second. Only
+ * muted microphone as about 5 packets a second instead of 50. Only
  * a format parameter changes: the browser's own description, its ICE and
  * DTLS are untouched, and an offer saying `usedtx` already is left as it is.
  */

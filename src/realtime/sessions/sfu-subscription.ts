@@ -218,6 +218,10 @@ export class SfuSubscription {
     this.applied.clear();
     this.link.send({ type: 'sfu', event: 'streams', streams: carried });
     this.link.send({ type: 'offer', from: SFU_PEER, sdp, ...(this.id ? { session: this.id } : {}) });
+    // Layers and pauses set while the browser answers, so that its media starts as its tiles want it: otherwise
+    // Janus sends every video of the offer at the highest layer until then (48 at once to a newcomer in a meeting
+    // of 50, for the page to decode on arrival).
+    this.link.run('choose layers', () => this.applyWants());
   }
 
   /** The browser's answer to the last offer (`subscription`: the one the offer named). */
@@ -246,16 +250,22 @@ export class SfuSubscription {
     await this.handle.trickle(candidate);
   }
 
-  /** Each camera of the subscription at the layer its tile needs, none beyond the video slots, every screen whole (sfu-steps.ts, layerSpecs). */
+  /**
+   * Each camera of the subscription at the layer its tile needs, none beyond the video slots, every screen whole
+   * (sfu-steps.ts, layerSpecs): what changed, in one request.
+   */
   async applyWants(): Promise<void> {
     const sub = this.handle;
     if (!sub || !this.link.current()) return;
-    for (const spec of layerSpecs(this.link.wants, this.videoMids, this.link.videoSlots, this.screenMids)) {
-      const key = JSON.stringify(spec);
-      if (this.applied.get(spec.mid) === key) continue;
-      this.applied.set(spec.mid, key);
-      // One m-line at a time: one that Janus no longer has (its publisher just left) must not hold up the others.
-      await sub.configure({ streams: [spec] }).catch(() => this.applied.delete(spec.mid));
+    const changed = layerSpecs(this.link.wants, this.videoMids, this.link.videoSlots, this.screenMids).filter((spec) => this.applied.get(spec.mid) !== JSON.stringify(spec));
+    if (changed.length === 0) return;
+    for (const spec of changed) this.applied.set(spec.mid, JSON.stringify(spec));
+    const refused = await sub.configure({ streams: changed }).then(() => false, () => true);
+    if (!refused || changed.length === 1) {
+      if (refused) this.applied.delete(changed[0]!.mid);
+      return;
     }
+    // Refused whole (an m-line Janus no longer has: its publisher just left): one at a time, so that one cannot hold up the others.
+    for (const spec of changed) await sub.configure({ streams: [spec] }).catch(() => this.applied.delete(spec.mid));
   }
 }
