@@ -12,7 +12,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { openTestDatabase, type TestDatabase } from '../support/databases.ts';
 import { invitationPath } from '../support/dashboard-client.ts';
 import { client, credentialHeaders, seedOrganization, startServer, type SeededOrganization, type TestServer } from '../support/server.ts';
-import { browserSkipReason, launch } from './support.ts';
+import { browserSkipReason, launch, waitUntil } from './support.ts';
 
 const skip = browserSkipReason();
 const PASSWORD = 'quartz-meadow-lantern-7';
@@ -75,7 +75,8 @@ describe('API keys and usage in Chromium', { skip }, () => {
     assert.match(secret, /^fs_/);
     assert.ok(!page.url().includes(secret));
     await page.getByRole('button', { name: 'Copy Secret (API_SECRET)' }).click();
-    assert.equal(await page.evaluate(() => navigator.clipboard.readText()), secret);
+    // The click's handler writes the clipboard asynchronously: read it once the write has landed, not before.
+    await waitUntil('the secret on the clipboard', async () => (await page.evaluate(() => navigator.clipboard.readText())) === secret, { timeout: 15_000 });
 
     await page.getByRole('link', { name: 'I have stored the secret' }).click();
     await page.waitForURL(/\/dashboard\/keys$/);
