@@ -54,6 +54,8 @@ export class SfuSubscription {
     /** Each sharing participant's screen: its stream and track. */
     this.screens = new Map();
     this.chain = Promise.resolve();
+    /** The getStats reading under way, shared by whoever asks meanwhile. */
+    this.reading = null;
   }
 
   /** The server's `sfu` `streams`: what the next offer's m-lines carry. */
@@ -177,48 +179,57 @@ export class SfuSubscription {
   }
 
   /** Receivers of the subscription by participant (their screen's aside). */
-  receiversOf(id) {
-    const theirs = (t) => t.mid !== null && this.map.get(t.mid)?.from === id && this.map.get(t.mid).source !== 'screen';
-    return (this.pc?.getTransceivers() ?? []).filter(theirs).map((t) => t.receiver);
+  /** The participant each of the subscription's camera and microphone receivers carries (screens apart), as of its last offer. */
+  receivers() {
+    const result = [];
+    for (const t of this.pc?.getTransceivers() ?? []) {
+      const carried = t.mid !== null ? this.map.get(t.mid) : undefined;
+      if (carried && carried.source !== 'screen' && this.remote.has(carried.from)) result.push({ from: carried.from, receiver: t.receiver });
+    }
+    return result;
   }
 
+  /** How loud each participant is now (0 to 1): one pass over the receivers, a few times a second whatever the size. */
   audioLevels() {
     const levels = {};
-    for (const id of this.remote.keys()) {
-      let level = 0;
-      for (const r of this.receiversOf(id)) {
-        if (r.track.kind !== 'audio' || typeof r.getSynchronizationSources !== 'function') continue;
-        for (const source of r.getSynchronizationSources()) level = Math.max(level, source.audioLevel ?? 0);
-      }
-      levels[id] = level;
+    for (const id of this.remote.keys()) levels[id] = 0;
+    for (const { from, receiver } of this.receivers()) {
+      if (receiver.track.kind !== 'audio' || typeof receiver.getSynchronizationSources !== 'function') continue;
+      for (const source of receiver.getSynchronizationSources()) levels[from] = Math.max(levels[from], source.audioLevel ?? 0);
     }
     return levels;
   }
 
-  /** Inbound figures per participant (by the tracks the subscription maps to them); a shared screen's apart, as `screen`. */
-  async stats() {
+  /**
+   * Inbound figures per participant (by the m-line the subscription maps to them, else by their track); a shared
+   * screen's apart, as `screen`. Callers at the same moment (each tile's first frame, say) share one reading.
+   */
+  stats() {
+    this.reading ??= this.readStats().finally(() => (this.reading = null));
+    return this.reading;
+  }
+
+  async readStats() {
     const result = {};
     const pc = this.pc;
     if (!pc) return result;
     const report = await pc.getStats();
+    const cameraOf = new Map(this.receivers().map(({ from, receiver }) => [receiver.track.id, from]));
+    const screenOf = new Map([...this.screens].map(([id, s]) => [s.track.id, id]));
     for (const id of this.remote.keys()) {
-      const trackIds = new Set(this.receiversOf(id).map((r) => r.track.id));
-      const out = { state: pc.connectionState, streamId: this.remote.get(id)?.stream.id ?? null, framesDecoded: 0, frameWidth: 0, frameHeight: 0, audioPackets: 0, audioSamples: 0, audioEnergy: 0, path: null, via: this.peer };
-      const screen = this.screens.get(id);
-      const shared = screen ? { framesDecoded: 0, frameWidth: 0, frameHeight: 0 } : null;
-      report.forEach((s) => {
-        if (s.type !== 'inbound-rtp') return;
-        const carried = s.mid !== undefined ? this.map.get(s.mid) : undefined;
-        if (carried && carried.from !== id) return;
-        const ofScreen = carried ? carried.source === 'screen' : Boolean(screen) && s.trackIdentifier === screen.track.id;
-        if (ofScreen) {
-          if (shared) addInbound(shared, s);
-        }
-        else if (carried || trackIds.has(s.trackIdentifier)) addInbound(out, s);
-      });
-      if (shared) out.screen = shared;
-      result[id] = out;
+      result[id] = { state: pc.connectionState, streamId: this.remote.get(id)?.stream.id ?? null, framesDecoded: 0, frameWidth: 0, frameHeight: 0, audioPackets: 0, audioSamples: 0, audioEnergy: 0, path: null, via: this.peer };
+      if (this.screens.has(id)) result[id].screen = { framesDecoded: 0, frameWidth: 0, frameHeight: 0 };
     }
+    // One pass over the report, whatever the size of the meeting.
+    report.forEach((s) => {
+      if (s.type !== 'inbound-rtp') return;
+      const carried = s.mid !== undefined ? this.map.get(s.mid) : undefined;
+      const screen = carried ? carried.source === 'screen' : screenOf.has(s.trackIdentifier);
+      const out = result[carried ? carried.from : screen ? screenOf.get(s.trackIdentifier) : cameraOf.get(s.trackIdentifier)];
+      if (!out) return;
+      if (!screen) addInbound(out, s);
+      else if (out.screen) addInbound(out.screen, s);
+    });
     return result;
   }
 }
