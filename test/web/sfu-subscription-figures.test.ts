@@ -72,6 +72,13 @@ describe('SFU subscription figures', () => {
     assert.equal(stats.bob.streamId, 'stream-bob');
   });
 
+  it('leaves out a screen’s m-line while the page does not show that screen yet', async () => {
+    const { sub } = subscription(lines, ['ann', 'bob']);
+    const stats = await sub.stats();
+    assert.equal(stats.ann.framesDecoded, 20);
+    assert.equal(stats.ann.screen, undefined);
+  });
+
   it('finds a stream whose report names no m-line by its track', async () => {
     const { sub, report } = subscription(lines, ['ann', 'bob']);
     for (const s of report.values()) delete s.mid;

@@ -178,7 +178,6 @@ export class SfuSubscription {
     this.map.clear();
   }
 
-  /** Receivers of the subscription by participant (their screen's aside). */
   /** The participant each of the subscription's camera and microphone receivers carries (screens apart), as of its last offer. */
   receivers() {
     const result = [];
@@ -224,11 +223,19 @@ export class SfuSubscription {
     report.forEach((s) => {
       if (s.type !== 'inbound-rtp') return;
       const carried = s.mid !== undefined ? this.map.get(s.mid) : undefined;
-      const screen = carried ? carried.source === 'screen' : screenOf.has(s.trackIdentifier);
-      const out = result[carried ? carried.from : screen ? screenOf.get(s.trackIdentifier) : cameraOf.get(s.trackIdentifier)];
-      if (!out) return;
-      if (!screen) addInbound(out, s);
-      else if (out.screen) addInbound(out.screen, s);
+      if (carried) {
+        const out = result[carried.from];
+        if (carried.source !== 'screen') {
+          if (out) addInbound(out, s);
+        } else if (out?.screen) addInbound(out.screen, s);
+        return;
+      }
+      // No m-line to go by: by track. While an m-line changes hands, one track can be someone's screen as the
+      // screens last knew it and someone else's camera as the m-lines say now: it counts for both.
+      const sharer = screenOf.get(s.trackIdentifier);
+      if (sharer !== undefined && result[sharer]?.screen) addInbound(result[sharer].screen, s);
+      const owner = cameraOf.get(s.trackIdentifier);
+      if (owner !== undefined && owner !== sharer) addInbound(result[owner], s);
     });
     return result;
   }
