@@ -14,7 +14,7 @@ type Line = { mid: string; kind: 'audio' | 'video'; from: string; source?: 'came
 
 /** A subscription whose connection carries `lines`, and the stats report it reads (one inbound-rtp per line). */
 function subscription(lines: Line[], remote: string[]) {
-  const sub = new SfuSubscription({ iceServers: [], send() {}, onStream() {}, onGone() {}, onScreen() {}, onLost() {}, peer: 'sfu' });
+  const sub = new SfuSubscription({ iceServers: [], iceTransportPolicy: 'all', send() {}, boundMs: 8000, onStream() {}, onGone() {}, onScreen() {}, onLost() {}, peer: 'sfu' });
   const transceivers = lines.map((l) => ({
     mid: l.mid,
     receiver: { track: { id: `track-${l.mid}`, kind: l.kind }, getSynchronizationSources: () => (l.level === undefined ? [] : [{ audioLevel: l.level }]) },
