@@ -45,6 +45,9 @@ function fakeJanus(publishing: Set<number>) {
     return Promise.resolve({ streams, jsep: { type: 'offer', sdp: `v=0 offer ${offers}` } });
   };
   const trickled: unknown[] = [];
+  /** Each configure request's streams; one naming `refusedMid` fails whole, as Janus refuses an m-line it no longer has. */
+  const configures: Array<Array<{ mid: string; send: boolean; substream?: number }>> = [];
+  let refusedMid: string | undefined;
   const handle = {
     streams: [],
     on() {},
@@ -53,13 +56,16 @@ function fakeJanus(publishing: Set<number>) {
     joinSubscriber: ({ streams }: { streams: Spec[] }) => request(streams),
     update: ({ subscribe, unsubscribe }: { subscribe?: Spec[]; unsubscribe?: Spec[] }) => request(subscribe, unsubscribe),
     start: () => Promise.resolve({}),
-    configure: () => Promise.resolve({}),
+    configure: ({ streams }: { streams: Array<{ mid: string; send: boolean; substream?: number }> }) => {
+      configures.push(streams);
+      return streams.some((s) => s.mid === refusedMid) ? Promise.reject(new Error('No such mid')) : Promise.resolve({});
+    },
   };
   const server = { attach: () => Promise.resolve(handle) } as unknown as JanusServer;
-  return { server, requests, trickled, failNext: (error: Error) => (failNext = error) };
+  return { server, requests, trickled, configures, refuse: (mid: string) => (refusedMid = mid), failNext: (error: Error) => (failNext = error) };
 }
 
-function link(server: JanusServer) {
+function link(server: JanusServer, wants = new Map<string, 'high' | 'low' | 'off'>(), videoSlots = 9) {
   const sent: ServerMessage[] = [];
   let chain = Promise.resolve();
   const failures: unknown[] = [];
@@ -71,8 +77,8 @@ function link(server: JanusServer) {
       chain = chain.then(step).catch((error) => void failures.push(error));
     },
     current: () => true,
-    wants: new Map(),
-    videoSlots: 9,
+    wants,
+    videoSlots,
     async idle() {
       for (let before; before !== chain; ) {
         before = chain;
@@ -178,6 +184,39 @@ describe('SFU subscription', () => {
     subscription.publishers([] as never);
     await value.idle();
     assert.deepEqual(janus.requests.at(-1)?.add, [12], 'and asked for again at the next change');
+    subscription.stop();
+  });
+
+  it('sets each video’s layer and pause in one request as soon as it offers, before the browser answers', async () => {
+    const janus = fakeJanus(new Set([11, 12, 13]));
+    // One video slot: Ann's thumbnail at the low layer; Bob's and Cat's wants came earlier, so theirs wait paused.
+    const { value } = link(janus.server, new Map([['bob', 'low'], ['cat', 'off'], ['ann', 'low']]), 1);
+    const subscription = new SfuSubscription(value, () => 10);
+    subscription.publishers([publisher(11, 'ann'), publisher(12, 'bob'), publisher(13, 'cat')] as never);
+    await value.idle();
+    assert.equal(janus.configures.length, 1, 'one request, with no answer yet');
+    assert.deepEqual(janus.configures[0], [
+      { mid: '1', send: true, substream: 0 },
+      { mid: '3', send: false },
+      { mid: '5', send: false },
+    ]);
+    await subscription.answered('v=0 answer', undefined);
+    await value.idle();
+    assert.equal(janus.configures.length, 1, 'nothing asked again once answered: nothing changed');
+    subscription.stop();
+  });
+
+  it('asks for each m-line on its own when Janus refuses the whole request, so a gone one holds up none of the others', async () => {
+    const janus = fakeJanus(new Set([11, 12]));
+    const { value } = link(janus.server, new Map([['ann', 'low'], ['bob', 'low']]));
+    const subscription = new SfuSubscription(value, () => 10);
+    janus.refuse('1');
+    subscription.publishers([publisher(11, 'ann'), publisher(12, 'bob')] as never);
+    await value.idle();
+    assert.deepEqual(janus.configures.map((streams) => streams.map((s) => s.mid)), [['1', '3'], ['1'], ['3']]);
+    // Bob's was set; Ann's, refused, is asked for again at the next chance.
+    await subscription.applyWants();
+    assert.deepEqual(janus.configures.at(-1)?.map((s) => s.mid), ['1']);
     subscription.stop();
   });
 });
