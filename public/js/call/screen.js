@@ -50,9 +50,16 @@ export function renderCall(c) {
   self.node.tabIndex = 0;
   makeMovable(c, self);
   c.resize?.disconnect();
+  c.tilesBox = null;
   if (typeof ResizeObserver === 'function') {
-    c.resize = new ResizeObserver(() => relayout(c));
-    c.resize.observe(stage);
+    // The tiles' box is read here, after the browser's own layout, never forced by relayout: forcing the first
+    // layout of a new call screen held the page's join (its offers, the next messages) for a tenth of a second.
+    c.resize = new ResizeObserver(([entry]) => {
+      const size = entry?.borderBoxSize?.[0];
+      c.tilesBox = size ? { width: size.inlineSize, height: size.blockSize } : tiles.getBoundingClientRect();
+      relayout(c);
+    });
+    c.resize.observe(tiles);
   }
   refreshLock(c);
   renderKnocks(c);
@@ -135,8 +142,9 @@ export function relayout(c) {
       c.media.setWanted?.(id, wanted);
     }
   });
-  if (plan.layout === 'grid') {
-    const box = container.getBoundingClientRect();
+  // No box yet: the observer's first report, before the first paint, places the grid.
+  const box = plan.layout !== 'grid' ? null : c.resize ? c.tilesBox : container.getBoundingClientRect();
+  if (box) {
     const { cols, tileW, tileH } = gridFor(plan.order.length, box.width - 16, box.height - 16, narrow ? 4 / 3 : 16 / 9);
     container.style.setProperty('--cols', String(cols));
     container.style.setProperty('--tile-w', `${Math.max(120, tileW)}px`);
@@ -147,5 +155,13 @@ export function relayout(c) {
   // "More" only when it holds something on this screen (a 1:1 waiting-list call on a desktop may have nothing in it).
   const menu = document.getElementById('more-menu');
   const more = document.getElementById('more');
-  if (menu && more) more.hidden = ![...menu.children].some((item) => !item.hidden && getComputedStyle(item).display !== 'none');
+  if (menu && more) more.hidden = ![...menu.children].some((item) => !item.hidden && shownAt(item, narrow));
+}
+
+/**
+ * Whether call.css shows `item` at this width: its narrow-only and wide-only classes, at the same 640 px. Read from
+ * the classes rather than the computed style, which would force the style of a call screen just built.
+ */
+function shownAt(item, narrow) {
+  return !(item.classList.contains(narrow ? 'wide-only' : 'narrow-only'));
 }

@@ -49,17 +49,20 @@ window.addEventListener('pagehide', () => {
 
 if (params.get('skipPrejoin') === 'true' && state.name) {
   void (async () => {
-    if (page.settings.joinWithMedia) {
-      const problem = await call.acquire();
-      if (problem) console.warn('foyer:', problem);
-    } else {
+    if (!page.settings.joinWithMedia) {
       // Anyone can write this link (another organization on this host too):
       // without a click it never turns on a camera or microphone. Only the
       // meeting's own stored parameters may (see joinWithMedia).
       state.audioOn = false;
       state.videoOn = false;
+      return call.join();
     }
+    // The devices open while the page joins: the join says what is there then, and the camera and microphone, once
+    // they answer, are sent and announced as a late camera is (a fake camera takes a tenth of a second, a real one
+    // longer, and the join need not wait for either).
+    const acquired = call.acquire().then((problems) => (problems.audio || problems.video) && console.warn('foyer:', problems));
     await call.join();
+    await acquired;
   })();
 } else {
   void call.showPrejoin(call.join);
