@@ -80,7 +80,11 @@ const PARSERS: { [T in ClientMessage['type']]: (o: Fields) => MessageOf<T> } = {
     // A member's pass to this meeting (domain/member-pass.ts), from the link a server was given for them.
     return { type: 'join', target, name: str(o, 'name', 256), audio: bool(o, 'audio', true), video: bool(o, 'video', true), pass: nullableStr(o, 'pass', 200), resume: nullableStr(o, 'resume', 200) };
   },
-  offer: (o) => ({ type: 'offer', to: str(o, 'to', MAX_ID_CHARS), sdp: str(o, 'sdp', MAX_SDP_CHARS) }),
+  offer: (o) => {
+    // Only to `sfu`: the subscription whose connection the page closed since it last published.
+    const discarded = nullableStr(o, 'discarded', MAX_ID_CHARS);
+    return { type: 'offer', to: str(o, 'to', MAX_ID_CHARS), sdp: str(o, 'sdp', MAX_SDP_CHARS), ...(discarded ? { discarded } : {}) };
+  },
   answer(o) {
     const session = nullableStr(o, 'session', MAX_ID_CHARS);
     return { type: 'answer', to: str(o, 'to', MAX_ID_CHARS), sdp: str(o, 'sdp', MAX_SDP_CHARS), ...(session ? { session } : {}) };

@@ -27,7 +27,7 @@ export interface IceCandidate {
 
 export type ClientMessage =
   | { type: 'join'; target: { meetingId: string } | { slug: string }; name: string; audio: boolean; video: boolean; pass: string | null; resume: string | null }
-  | { type: 'offer'; to: string; sdp: string }
+  | { type: 'offer'; to: string; sdp: string; discarded?: string }
   /** To `sfu`, an answer names the subscription (the `session` of the offer it answers): one to a subscription replaced since is dropped. */
   | { type: 'answer'; to: string; sdp: string; session?: string }
   /**

@@ -17,7 +17,7 @@ const offerOf = (session: string) => `v=0\r\no=- ${session} 2 IN IP4 127.0.0.1\r
 const candidate = (mid: string): IceCandidate => ({ candidate: `candidate:1 1 udp 2122260223 192.0.2.2 5000${mid} typ host`, sdpMid: mid, sdpMLineIndex: Number(mid), usernameFragment: 'frag' });
 
 /** Janus as far as a publishing link needs it: each attach is a new publisher handle that notes what it was sent. */
-function fakeJanus() {
+function fakeJanus(publishers: unknown[] = []) {
   const handles: Array<{ steps: string[]; trickled: unknown[] }> = [];
   const server = Object.assign(new EventEmitter(), {
     up: true,
@@ -29,8 +29,22 @@ function fakeJanus() {
         on() {},
         joinConfigurePublisher: async () => {
           noted.steps.push('join');
-          return { feed: 7, publishers: [], jsep: { type: 'answer', sdp: 'v=0 answer' } };
+          return { feed: 7, publishers, jsep: { type: 'answer', sdp: 'v=0 answer' } };
         },
+        joinPublisher: async () => {
+          noted.steps.push('join ahead');
+          return { feed: 7, publishers };
+        },
+        publish: async () => {
+          noted.steps.push('publish');
+          return { jsep: { type: 'answer', sdp: 'v=0 answer' } };
+        },
+        joinSubscriber: async () => {
+          noted.steps.push('subscribe');
+          const streams = [{ mid: '0', type: 'audio', feed_id: 9, feed_display: 'c_bob' }];
+          return { streams, jsep: { type: 'offer', sdp: `v=0 subscription offer ${handles.length}` } };
+        },
+        configure: async () => void noted.steps.push('configure'),
         trickle: async (c: unknown) => {
           noted.steps.push('trickle');
           noted.trickled.push(c);
@@ -52,7 +66,14 @@ function linkOn(server: JanusServer) {
     routing,
     { warn: (_o, message) => void warnings.push(message), error: () => {} },
   );
-  return { link, sent, warnings, idle: async () => void (await last) };
+  // Until the link's last step, and any step it queued meanwhile, is done.
+  const idle = async (): Promise<void> => {
+    for (let seen: Promise<unknown> | undefined; seen !== last; ) {
+      seen = last;
+      await seen;
+    }
+  };
+  return { link, sent, warnings, idle };
 }
 
 describe('SFU link', () => {
@@ -96,5 +117,51 @@ describe('SFU link', () => {
     link.ice(candidate('0'), '111');
     await idle();
     assert.deepEqual(janus.handles[0]!.trickled, []);
+  });
+
+  describe('joined ahead of the page’s first offer (prepare)', () => {
+    const bob = [{ feed: 9, display: 'c_bob', streams: [{ type: 'audio', mid: '0' }] }];
+
+    it('offers the subscription before the page publishes, and publishes the first offer on the same handle', async () => {
+      const janus = fakeJanus(bob);
+      const { link, sent, warnings, idle } = linkOn(janus.server);
+      link.prepare();
+      await idle();
+      assert.deepEqual(janus.handles[0]!.steps, ['join ahead'], 'in the room before any offer');
+      assert.ok(sent.some((m) => m.type === 'offer' && m.from === 'sfu'), 'the subscription was offered');
+      link.offer(offerOf('111'));
+      await idle();
+      assert.deepEqual(janus.handles[0]!.steps, ['join ahead', 'publish']);
+      assert.equal(janus.handles.filter((h) => h.steps.includes('subscribe')).length, 1, 'one subscription all along');
+      assert.ok(sent.some((m) => m.type === 'answer'));
+      assert.deepEqual(warnings, []);
+    });
+
+    it('joins afresh, with a new subscription, when the page’s offer says it discarded the one offered ahead', async () => {
+      const janus = fakeJanus(bob);
+      const { link, sent, idle } = linkOn(janus.server);
+      link.prepare();
+      await idle();
+      const first = sent.find((m) => m.type === 'offer' && m.from === 'sfu') as { session?: string } | undefined;
+      assert.ok(first?.session);
+      link.offer(offerOf('111'), first.session);
+      await idle();
+      assert.deepEqual(janus.handles[0]!.steps, ['join ahead', 'detach'], 'the handle joined ahead left');
+      assert.equal(janus.handles[1]!.steps.at(-1), 'detach', 'so did its subscription');
+      assert.equal(janus.handles.filter((h) => h.steps[0] === 'join').length, 1, 'published on a new handle');
+      const offers = sent.filter((m) => m.type === 'offer' && m.from === 'sfu') as Array<{ session?: string }>;
+      assert.equal(offers.length, 2, 'a new subscription offered');
+      assert.notEqual(offers[1]!.session, first.session);
+    });
+
+    it('publishes on the handle joined ahead when the offer names an older subscription', async () => {
+      const janus = fakeJanus(bob);
+      const { link, idle } = linkOn(janus.server);
+      link.prepare();
+      await idle();
+      link.offer(offerOf('111'), 'an-older-one');
+      await idle();
+      assert.deepEqual(janus.handles[0]!.steps, ['join ahead', 'publish']);
+    });
   });
 });

@@ -206,7 +206,7 @@ describe('meetings through the SFU (Chromium, a local Janus)', { skip, timeout: 
     const janus = server.sfu!.servers.find((s) => s.label === placement.server)!;
     const dan = people.pop()!;
     const danId = await selfId(dan);
-    await waitUntil('Dan publishing in the SFU room', async () => (await janus.participants(placement.room)).some((p) => p.display === danId));
+    await waitUntil('Dan publishing in the SFU room', async () => (await janus.participants(placement.room)).some((p) => p.display === danId && p.publisher));
     const removed = await api.delete(`/v3/meeting/${meetingId}/participants/${danId}`);
     assert.ok(removed.status < 300, removed.text);
     await waitUntil('Dan gone from the SFU room', async () => !(await janus.participants(placement.room)).some((p) => p.display === danId) ? true : undefined, { timeout: 10_000 });

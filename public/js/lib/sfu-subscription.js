@@ -56,6 +56,8 @@ export class SfuSubscription {
     this.chain = Promise.resolve();
     /** The getStats reading under way, shared by whoever asks meanwhile. */
     this.reading = null;
+    /** The last subscription whose connection this page closed (`close`). */
+    this.discarded = null;
   }
 
   /** The server's `sfu` `streams`: what the next offer's m-lines carry. */
@@ -161,6 +163,9 @@ export class SfuSubscription {
 
   /** The connection goes (a rebuild): the SFU offers a new subscription. */
   close() {
+    // The server may have joined the room ahead of this page's publishing (and offered this subscription): the next
+    // publishing offer says this connection is gone, so that the server offers a new one.
+    if (this.pc && this.session) this.discarded = this.session;
     this.pc?.close();
     this.pc = null;
     this.session = null;

@@ -132,7 +132,8 @@ export class SfuClient {
       // At once: the candidates trickle after it (those known already are in it).
       if (this.pub !== pc) return;
       const offer = pc.localDescription.sdp;
-      this.send({ type: 'offer', to: SFU_PEER, sdp: offer });
+      const discarded = again ? null : this.subscription.discarded;
+      this.send({ type: 'offer', to: SFU_PEER, sdp: offer, ...(discarded ? { discarded } : {}) });
       if (!again) return;
       // This very offer still unanswered: the connection can neither renegotiate nor restart ICE, so it starts over.
       setTimeout(() => {
@@ -148,9 +149,15 @@ export class SfuClient {
       // Only the answer to this connection's offer: one to a connection rebuilt since must not land on the new one.
       const pub = this.pub;
       if (pub?.signalingState === 'have-local-offer' && (!m.session || m.session === sessionId(pub.localDescription.sdp))) {
-        await pub.setRemoteDescription({ type: 'answer', sdp: m.sdp });
-        if (this.offering === pub) this.offering = null;
-        if (this.offerAgain && this.pub === pub) this.negotiate();
+        // Not waited for: the subscription's offer, right behind this answer, concerns the other connection, and
+        // applying a simulcast answer can take a tenth of a second on a busy machine.
+        void pub
+          .setRemoteDescription({ type: 'answer', sdp: m.sdp })
+          .then(() => {
+            if (this.offering === pub) this.offering = null;
+            if (this.offerAgain && this.pub === pub) this.negotiate();
+          })
+          .catch((error) => console.warn('foyer: the SFU answer could not be applied:', error));
       }
     } else if (m.type === 'offer') {
       this.subscription.offer(m);

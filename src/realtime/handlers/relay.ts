@@ -12,7 +12,7 @@ export function handleRelay(session: ParticipantRole, message: MessageOf<'offer'
   if (message.to === SFU_PEER) {
     // To the participant's SFU link.
     const link = session.sfuLink();
-    if (message.type === 'offer') link?.offer(message.sdp);
+    if (message.type === 'offer') link?.offer(message.sdp, message.discarded);
     else if (message.type === 'answer') link?.answer(message.sdp, message.session);
     else link?.ice(message.candidate, message.session);
     return;

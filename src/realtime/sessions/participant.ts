@@ -158,6 +158,8 @@ export class ParticipantSession implements Session, Participating, ParticipantRo
     // Resumed, the page may hold SFU connections whose server-side link went with the old socket (or missed a
     // renegotiation while parked): it publishes anew.
     this.send({ type: 'sfu', event: 'use', restart: this.connection.id !== this.id && !this.linkKept });
+    // The link joins the room meanwhile: the subscription is offered while the page makes its publishing offer.
+    this.sfuLink()?.prepare();
   }
 
   private adopt(held: HeldLink): void {

@@ -52,6 +52,8 @@ interface Joined {
   room: number;
   pub: VideoRoomHandle;
   feed: number;
+  /** The page's publishing offer reached the handle: one joined ahead of it (prepare) has none yet. */
+  published: boolean;
   sdpSession: string | null;
   stopWatching: () => void;
   subscription: SfuSubscription;
@@ -75,9 +77,42 @@ export class SfuLink implements SfuLinkRole {
     private readonly log: RealtimeLogger,
   ) {}
 
-  offer(sdp: string): void {
+  offer(sdp: string, discarded?: string): void {
     this.latestOffer = sdp;
-    this.run('publish', () => this.publish(sdp));
+    this.run('publish', () => this.publish(sdp, discarded));
+  }
+
+  /**
+   * The page is told to use the SFU: the link joins the room now, without
+   * media, so that the subscription to everyone else is offered while the
+   * page still makes its publishing offer (the first picture need not wait
+   * for this page's own camera to be published). That offer then publishes
+   * on the same handle, unless the page says it discarded the subscription
+   * connection meanwhile.
+   */
+  prepare(): void {
+    if (this.joined || this.closed) return;
+    this.run('join the room', async () => {
+      if (this.joined || this.closed) return;
+      const joined = await this.enter(null);
+      if (!joined) return;
+      let publishers: VideoRoomPublisher[];
+      try {
+        const result = await joined.pub.joinPublisher({ room: joined.room, display: this.owner.id });
+        joined.feed = result.feed;
+        publishers = result.publishers ?? [];
+      } catch (error) {
+        // Not in the room: the page's offer joins afresh.
+        if (this.holds(joined)) await this.leave();
+        throw error;
+      }
+      if (this.holds(joined)) joined.subscription.publishers(publishers);
+    });
+  }
+
+  /** Compared through a method: a check before an await has narrowed `this.joined` for the compiler. */
+  private holds(joined: Joined): boolean {
+    return this.joined === joined && !this.closed;
   }
 
   answer(sdp: string, subscription?: string): void {
@@ -135,31 +170,66 @@ export class SfuLink implements SfuLinkRole {
     return this.owner.track(this.chain);
   }
 
-  private async publish(sdp: string): Promise<void> {
+  private async publish(sdp: string, discarded: string | undefined): Promise<void> {
     if (this.closed || sdp !== this.latestOffer) return;
     const session = sessionId(sdp);
     const descriptions = publishedDescriptions(sdp);
+    const jsep = { type: 'offer' as const, sdp: askingDtx(sdp) };
     const current = this.joined;
-    if (current && current.sdpSession === session && current.server.up) {
-      const configured = await current.pub.configure({ jsep: { type: 'offer', sdp: askingDtx(sdp) }, descriptions });
+    if (current?.server.up && current.published && current.sdpSession === session) {
+      const configured = await current.pub.configure({ jsep, descriptions });
       if (configured.jsep) this.owner.send({ type: 'answer', from: SFU_PEER, sdp: configured.jsep.sdp, ...(session ? { session } : {}) });
       return;
     }
-    await this.leave();
-    const placed = await this.sfu.roomFor(this.owner.place);
-    if (!placed) {
-      // No Janus answers now: publish again once one does.
-      this.awaitRoom();
+    // Joined ahead of this first offer (prepare), and the page still holds the subscription offered meanwhile (if it
+    // took one): it publishes on the same handle, the subscription goes on.
+    if (current?.server.up && !current.published && current.feed && (discarded === undefined || !current.subscription.named(discarded))) {
+      current.published = true;
+      current.sdpSession = session;
+      const published = await current.pub.publish({ jsep, descriptions });
+      if (!published.jsep) throw new Error('Janus did not answer the publishing offer');
+      if (this.holds(current)) this.owner.send({ type: 'answer', from: SFU_PEER, sdp: published.jsep.sdp, ...(session ? { session } : {}) });
       return;
     }
+    await this.leave();
+    const joined = await this.enter(session);
+    if (!joined) {
+      // No Janus answers now: publish again once one does.
+      if (!this.closed) this.awaitRoom();
+      return;
+    }
+    joined.published = true;
+    const result = await joined.pub.joinConfigurePublisher({ room: joined.room, display: this.owner.id, descriptions, jsep });
+    joined.feed = result.feed;
+    if (!result.jsep) throw new Error('Janus did not answer the publishing offer');
+    if (!this.holds(joined)) return;
+    this.owner.send({ type: 'answer', from: SFU_PEER, sdp: result.jsep.sdp, ...(session ? { session } : {}) });
+    joined.subscription.publishers(result.publishers ?? []);
+  }
+
+  /**
+   * A publisher handle on the place's room, listening to the room (not in
+   * it yet), which the link now holds; undefined while no Janus can take
+   * the place, or once the link moved on meanwhile (its Janus went down,
+   * the participant left).
+   */
+  private async enter(session: string | null): Promise<Joined | undefined> {
+    const era = this.era;
+    const placed = await this.sfu.roomFor(this.owner.place);
+    if (!placed || this.closed || era !== this.era) return undefined;
     const { server, room } = placed;
     const pub = await server.attach();
+    if (this.closed || era !== this.era || !server.up || this.joined) {
+      await detachWithin(pub);
+      return undefined;
+    }
     const onDown = () => this.serverDown(joined);
     const joined: Joined = {
       server,
       room,
       pub,
       feed: 0,
+      published: false,
       sdpSession: session,
       stopWatching: () => server.off('down', onDown),
       subscription: new SfuSubscription(
@@ -188,12 +258,7 @@ export class SfuLink implements SfuLinkRole {
       const from = e.feed === joined.feed ? this.owner.id : joined.subscription.participantOf(e.feed);
       if (from && this.joined === joined) this.owner.send({ type: 'sfu', event: 'talking', from, talking: e.talking });
     });
-    const result = await pub.joinConfigurePublisher({ room, display: this.owner.id, descriptions, jsep: { type: 'offer', sdp: askingDtx(sdp) } });
-    joined.feed = result.feed;
-    if (!result.jsep) throw new Error('Janus did not answer the publishing offer');
-    if (this.joined !== joined) return;
-    this.owner.send({ type: 'answer', from: SFU_PEER, sdp: result.jsep.sdp, ...(session ? { session } : {}) });
-    joined.subscription.publishers(result.publishers ?? []);
+    return joined;
   }
 
   private async leave(): Promise<void> {
@@ -246,6 +311,7 @@ export class SfuLink implements SfuLinkRole {
         return attempt(Math.min(wait * 2, REPLACE_POLL_MAX_MS));
       }
       this.owner.send({ type: 'sfu', event: 'use', restart: true });
+      this.prepare();
     };
     void attempt(REPLACE_POLL_MS).finally(() => (this.replacing = false));
   }

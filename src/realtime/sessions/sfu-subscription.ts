@@ -81,6 +81,11 @@ export class SfuSubscription {
     private readonly ownFeed: () => number,
   ) {}
 
+  /** Whether `id` names this subscription (its offers went to the browser as `session` `id`). */
+  named(id: string): boolean {
+    return this.id === id;
+  }
+
   /** The participant publishing `feed`, if known. */
   participantOf(feed: number): string | undefined {
     return this.feeds.get(feed);
