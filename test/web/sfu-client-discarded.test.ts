@@ -1,0 +1,97 @@
+/**
+ * The page's SFU client (public/js/lib/sfu.js) tells the server which
+ * subscription connection it closed: the server may have joined the room
+ * ahead of the page's first publishing offer and offered a subscription
+ * meanwhile, which a page that started over no longer holds. With a
+ * stand-in for RTCPeerConnection; the browsers are in test/sfu.
+ */
+import assert from 'node:assert/strict';
+import { afterEach, beforeEach, describe, it } from 'node:test';
+import { SfuClient } from '../../public/js/lib/sfu.js';
+
+let made = 0;
+
+/** As much of RTCPeerConnection as the client's offers and the subscription's answers use. */
+class FakeConnection extends EventTarget {
+  readonly id = ++made;
+  signalingState = 'stable';
+  connectionState = 'new';
+  iceGatheringState = 'complete';
+  localDescription: { type: string; sdp: string } | null = null;
+  remoteDescription: { type: string; sdp: string } | null = null;
+  private transceivers: unknown[] = [];
+  addTransceiver(track: unknown) {
+    const t = { mid: String(this.transceivers.length), direction: 'sendonly', sender: { track: typeof track === 'string' ? null : track, replaceTrack: async () => {} }, receiver: { track: null } };
+    this.transceivers.push(t);
+    return t;
+  }
+  getTransceivers() {
+    return this.transceivers;
+  }
+  async createOffer() {
+    return { type: 'offer', sdp: `v=0\r\no=- ${this.id} 1 IN IP4 127.0.0.1\r\n` };
+  }
+  async createAnswer() {
+    return { type: 'answer', sdp: `v=0\r\no=- a${this.id} 1 IN IP4 127.0.0.1\r\n` };
+  }
+  async setLocalDescription(d: { type: string; sdp: string }) {
+    this.localDescription = d;
+    this.signalingState = d.type === 'offer' ? 'have-local-offer' : 'stable';
+  }
+  async setRemoteDescription(d: { type: string; sdp: string }) {
+    this.remoteDescription = d;
+    this.signalingState = d.type === 'offer' ? 'have-remote-offer' : 'stable';
+  }
+  close() {
+    this.connectionState = 'closed';
+  }
+}
+
+type Sent = { type: string; to?: string; discarded?: string; session?: string };
+
+const settle = () => new Promise((resolve) => setTimeout(resolve, 10));
+
+describe('SFU client: the subscription it closed', () => {
+  const saved = (globalThis as any).RTCPeerConnection;
+  let client: any;
+  beforeEach(() => ((globalThis as any).RTCPeerConnection = FakeConnection));
+  afterEach(() => {
+    client?.stop();
+    (globalThis as any).RTCPeerConnection = saved;
+  });
+
+  function start() {
+    const sent: Sent[] = [];
+    client = new SfuClient({ iceServers: [], send: (m: Sent) => sent.push(m), onStream() {}, onGone() {}, boundMs: 60_000, simulcast: false });
+    client.start();
+    return { sent, offers: () => sent.filter((m) => m.type === 'offer' && m.to === 'sfu') };
+  }
+
+  it('names none in its first publishing offer', async () => {
+    const { offers } = start();
+    await settle();
+    assert.equal(offers().length, 1);
+    assert.equal(offers()[0]!.discarded, undefined);
+  });
+
+  it('names the subscription it answered and then closed in the next first offer, but not in a renegotiation', async () => {
+    const { sent, offers } = start();
+    await settle();
+    client.handle({ type: 'sfu', event: 'streams', streams: [] });
+    client.handle({ type: 'offer', from: 'sfu', sdp: 'v=0\r\no=- 9 1 IN IP4 127.0.0.1\r\n', session: 'sub-1' });
+    await settle();
+    assert.ok(sent.some((m) => m.type === 'answer' && m.session === 'sub-1'), 'the subscription was answered');
+    // Starting over (a health rebuild, Try again) closes both connections.
+    client.rebuild();
+    await settle();
+    assert.equal(offers().length, 2);
+    assert.equal(offers()[1]!.discarded, 'sub-1');
+    // A renegotiation of the same connection (a screen shared) is not a new start.
+    client.handle({ type: 'answer', from: 'sfu', sdp: 'v=0 answer' });
+    await settle();
+    client.negotiate();
+    await settle();
+    assert.equal(offers().length, 3);
+    assert.equal(offers()[2]!.discarded, undefined);
+  });
+});
