@@ -157,7 +157,14 @@ export function createCall(page, { onEnd = null, waitingCall = false } = {}) {
 function onPeerState(c, id, s) {
   c.peerStates.set(id, { state: s.state, attempt: s.attempt ?? 0, hint: s.hint });
   for (const tile of [c.tiles.get(id), c.tiles.get(screenTileId(id))]) if (tile) renderPeerState(c, tile);
-  renderPeople(c);
+  // Once for all the states reported together: through the SFU one connection's state is everyone's, and the list
+  // drawn again per person took a page joining a meeting of 25 some 60 ms.
+  if (c.peopleDue) return;
+  c.peopleDue = true;
+  queueMicrotask(() => {
+    c.peopleDue = false;
+    renderPeople(c);
+  });
 }
 
 /** While the call screen is up: who speaks (a few times a second), how each connection does, what to send. */
