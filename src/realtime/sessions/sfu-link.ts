@@ -10,6 +10,11 @@
  *   stream's description), so that every subscriber learns it too;
  * - one subscriber for everyone else's feeds (sfu-subscription.ts), fed
  *   by what the publisher's handle hears of the room's publishers.
+ * The publisher joins the room as soon as the page is told to use the SFU
+ * (`prepare`), without media, so that the subscription is offered while
+ * the page still makes its publishing offer; that offer then publishes on
+ * the same handle, unless the page says it closed the subscription's
+ * connection meanwhile (`discarded`): then the link starts over.
  * The browser sends a new connection's description at once and trickles
  * its candidates after it (`ice`, naming the connection by `session`):
  * they go to that connection's handle. Janus's descriptions carry its own
@@ -24,13 +29,14 @@
  * Janus's own work is serialized per link, and never holds up the
  * participant's other messages.
  */
-import VideoRoomPlugin, { type VideoRoomHandle, type VideoRoomPublisher } from 'janode/plugins/videoroom';
+import type { VideoRoomHandle, VideoRoomPublisher } from 'janode/plugins/videoroom';
 import type { PlaceRef } from '../../domain/presence.ts';
 import type { JanusServer } from '../../sfu/janus-server.ts';
 import { videoRoomErrorCode } from '../../sfu/rooms.ts';
 import { SFU_PEER, type IceCandidate, type ServerMessage, type VideoWant } from '../protocol.ts';
 import type { RealtimeLogger, SfuLinkRole, SfuRouting } from '../session.ts';
 import { askingDtx, detachWithin, janusCandidate, publishedDescriptions, sessionId, SfuStepTimeout, withDeadline } from './sfu-steps.ts';
+import { hearRoom } from './sfu-room-events.ts';
 import { SfuSubscription } from './sfu-subscription.ts';
 
 /** How often a link whose Janus went down asks for a room again. */
@@ -82,14 +88,7 @@ export class SfuLink implements SfuLinkRole {
     this.run('publish', () => this.publish(sdp, discarded));
   }
 
-  /**
-   * The page is told to use the SFU: the link joins the room now, without
-   * media, so that the subscription to everyone else is offered while the
-   * page still makes its publishing offer (the first picture need not wait
-   * for this page's own camera to be published). That offer then publishes
-   * on the same handle, unless the page says it discarded the subscription
-   * connection meanwhile.
-   */
+  /** The page is told to use the SFU: the link joins the room now, without media (the module's comment says why). */
   prepare(): void {
     if (this.joined || this.closed) return;
     this.run('join the room', async () => {
@@ -247,16 +246,8 @@ export class SfuLink implements SfuLinkRole {
     };
     this.joined = joined;
     server.once('down', onDown);
-    pub.on(VideoRoomPlugin.EVENT.VIDEOROOM_PUB_LIST, (e: { publishers: VideoRoomPublisher[] }) => joined.subscription.publishers(e.publishers));
-    const gone = (e: { feed?: number }) => {
-      if (e.feed === undefined || e.feed === joined.feed) return;
-      joined.subscription.gone(e.feed);
-    };
-    pub.on(VideoRoomPlugin.EVENT.VIDEOROOM_UNPUBLISHED, gone);
-    pub.on(VideoRoomPlugin.EVENT.VIDEOROOM_LEAVING, gone);
-    pub.on(VideoRoomPlugin.EVENT.VIDEOROOM_TALKING, (e: { feed: number; talking: boolean }) => {
-      const from = e.feed === joined.feed ? this.owner.id : joined.subscription.participantOf(e.feed);
-      if (from && this.joined === joined) this.owner.send({ type: 'sfu', event: 'talking', from, talking: e.talking });
+    hearRoom(pub, joined.subscription, { id: this.owner.id, feed: () => joined.feed }, (from, talking) => {
+      if (this.joined === joined) this.owner.send({ type: 'sfu', event: 'talking', from, talking });
     });
     return joined;
   }
@@ -278,12 +269,8 @@ export class SfuLink implements SfuLinkRole {
    * publishes again on new connections.
    */
   private abandon(): void {
-    const joined = this.joined;
-    if (!joined) return;
-    this.joined = undefined;
-    joined.stopWatching();
-    joined.subscription.stop();
-    if (joined.server.up) void this.owner.track(Promise.all([detachWithin(joined.subscription.handle), detachWithin(joined.pub)]));
+    if (!this.joined) return;
+    void this.owner.track(this.leave());
     this.awaitRoom();
   }
 
