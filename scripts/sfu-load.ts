@@ -27,6 +27,11 @@
  * under `nice -n 19` on a shared machine, and read the capacity figure
  * with that in mind.
  *
+ * `--joins N`: after the measured window, N more observers open the link
+ * one after another, each gone before the next, and the median of their
+ * times to the first remote frame is printed: two observers are two
+ * samples of a figure that varies by a few hundred ms from join to join.
+ *
  * `--talkers N`: only the first N load participants of each meeting talk;
  * the others' microphones are muted, sent as a browser sends a muted one
  * with the Opus DTX that Foyer's rooms ask for (5 packets a second, as
@@ -46,7 +51,7 @@
  * participants' sockets from one address (WS_CONNECTIONS_PER_ADDRESS, 100
  * by default), and `--slots` should match its SFU_VIDEO_SLOTS.
  *
- *   node --import tsx scripts/sfu-load.ts [--sizes 2,8,25,50] [--seconds 20] [--observers 1] [--meetings-of-8 0] [--min-fps 5] [--slots 9] [--decrypt] [--sfu-from 2] [--talkers N] [--trace] [--nice-load N] [--json FILE] [--origin URL --pid PID]
+ *   node --import tsx scripts/sfu-load.ts [--sizes 2,8,25,50] [--seconds 20] [--observers 1] [--meetings-of-8 0] [--min-fps 5] [--slots 9] [--decrypt] [--sfu-from 2] [--talkers N] [--joins N] [--trace] [--nice-load N] [--json FILE] [--origin URL --pid PID]
  */
 import { writeFileSync } from 'node:fs';
 import { cpus, loadavg, setPriority } from 'node:os';
@@ -55,6 +60,7 @@ import { findOnPath } from '../src/config-sfu.ts';
 import { launch } from '../test/browser/support.ts';
 import { attachFoyer, startFoyer, type Foyer } from './sfu-load/foyer.ts';
 import { measure, type Window } from './sfu-load/measure.ts';
+import { close as closeObserver, observe } from './sfu-load/observer.ts';
 import { endMeeting, startMeeting, type Meeting } from './sfu-load/meeting.ts';
 import { record, type Recording } from './sfu-load/recording.ts';
 import { ratios, table, type SizeResult } from './sfu-load/report.ts';
@@ -75,6 +81,8 @@ const sfuFrom = Number(option('sfu-from', args.includes('--origin') ? '3' : '2')
 const decrypt = args.includes('--decrypt');
 const trace = args.includes('--trace');
 const niceLoad = Number(option('nice-load', '0'));
+const joins = Number(option('joins', '0'));
+if (!(Number.isInteger(joins) && joins >= 0)) throw new Error('--joins takes a whole number of joins (0 or more)');
 const talkers = args.includes('--talkers') ? Number(option('talkers', 'none')) : undefined;
 if (talkers !== undefined && !(Number.isInteger(talkers) && talkers >= 0)) throw new Error('--talkers takes a whole number of load participants (0 or more)');
 const jsonFile = args.includes('--json') ? option('json', '') : '';
@@ -133,7 +141,27 @@ async function measureSize(foyer: Foyer, size: number): Promise<SizeResult> {
   if (m.loadProblem) console.log(`# ${m.loadProblem}`);
   const window = await measure(foyer, [m], seconds);
   console.log(`# meeting of ${size}: measured ${window.seconds.toFixed(1)} s, ${window.silentParticipants} silent load participants`);
-  return { size, load: m.load.length, observers: m.observers.length, window, firstFrames, ...(m.loadProblem ? { problem: m.loadProblem } : {}) };
+  // After the window: a joining observer costs the machine as much as one that stays, while it joins.
+  const joined: SizeResult['firstFrames'] = [];
+  for (let i = 0; i < joins && browser; i++) {
+    const gone = m.load.filter((p) => p.closed).length;
+    if (gone) console.log(`# before m${size}-J${i + 1}: ${gone} of ${m.load.length} load participants' sockets closed (codes ${[...new Set(m.load.map((p) => p.closeCode).filter(Boolean))].join(', ')}; ${m.load.find((p) => p.closed)?.errors.join('; ')})`);
+    const o = await observe(browser, m.link, `m${size}-J${i + 1}`, TIMEOUT, trace).catch((error: Error) => error);
+    if (o instanceof Error) {
+      joined.push({ ok: false, why: o.message });
+      console.log(`# m${size}-J${i + 1} FAILED: ${o.message}`);
+      continue;
+    }
+    joined.push(o.first.ok ? { ok: true, ms: o.first.at } : { ok: false, why: o.first.why });
+    if (!o.first.ok) console.log(`# ${o.name} FAILED: ${o.first.why}`);
+    if (o.trace) console.log(`# ${o.name} join: ${o.trace} | first frame ${o.first.ok ? o.first.at.toFixed(0) : 'none'}`);
+    // Gone as a person leaves (the page's socket closes with 1001), not dropped: a dropped participant stays for the
+    // resume grace, their SFU link too, and ten of them would make the meeting larger with every join.
+    await o.page.goto('about:blank').catch(() => {});
+    await closeObserver(o);
+    await new Promise((resolve) => setTimeout(resolve, 2000));
+  }
+  return { size, load: m.load.length, observers: m.observers.length, window, firstFrames, ...(joins ? { joins: joined } : {}), ...(m.loadProblem ? { problem: m.loadProblem } : {}) };
 }
 
 /** 8-person meetings added to one Foyer until `meetingsOf8`, the observer's frame rate, or the cores give out. */
@@ -208,4 +236,4 @@ const json = { sizes: results, capacity: meetingsOf8 > 0 ? { held: held ?? 0, st
 console.log(JSON.stringify(json));
 if (jsonFile) writeFileSync(jsonFile, JSON.stringify(json, null, 2));
 // werift's timers and sockets would keep the process alive.
-process.exit(results.some((r) => r.problem || r.firstFrames.some((x) => !x.ok)) ? 1 : 0);
+process.exit(results.some((r) => r.problem || [...r.firstFrames, ...(r.joins ?? [])].some((x) => !x.ok)) ? 1 : 0);

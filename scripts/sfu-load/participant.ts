@@ -72,6 +72,8 @@ export class LoadParticipant {
   errors: string[] = [];
   subscribed = 0;
   closed = false;
+  /** The close code of its socket, once closed. */
+  closeCode: number | undefined;
 
   constructor(
     readonly name: string,
@@ -90,11 +92,15 @@ export class LoadParticipant {
         if (m.type === 'welcome') {
           this.id = m.you?.id;
           resolve();
-        } else if (m.type === 'error') reject(new Error(`${this.name}: ${JSON.stringify(m)}`));
+        } else if (m.type === 'error') {
+          this.errors.push(`server: ${m.code} ${m.message}`);
+          reject(new Error(`${this.name}: ${JSON.stringify(m)}`));
+        }
         this.onMessage(m);
       });
       this.socket.on('close', (code: number) => {
         this.closed = true;
+        this.closeCode = code;
         reject(new Error(`${this.name}: socket closed (${code})`));
       });
       this.socket.on('error', (e: Error) => reject(e));

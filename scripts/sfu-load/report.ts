@@ -2,6 +2,7 @@
  * @module scripts/sfu-load/report
  * The benchmark's printed table, its ratios against the goals, and JSON.
  */
+import { summary } from '../first-frame.ts';
 import type { Window } from './measure.ts';
 
 export interface SizeResult {
@@ -11,6 +12,8 @@ export interface SizeResult {
   window?: Window;
   /** Each observer's time from opening the link to its first remote frame, or why there was none. */
   firstFrames: ({ ok: true; ms: number } | { ok: false; why: string })[];
+  /** With `--joins N`: N more observers opening the link one after another (each leaves before the next): their times. */
+  joins?: ({ ok: true; ms: number } | { ok: false; why: string })[];
   problem?: string;
 }
 
@@ -47,5 +50,10 @@ export function ratios(results: SizeResult[]): string[] {
   const times = all.filter((x): x is { ok: true; ms: number } => x.ok).map((x) => x.ms);
   const failed = all.length - times.length;
   if (all.length) out.push(`join to first frame: max ${times.length ? Math.max(...times).toFixed(0) : '-'} ms over ${times.length}${failed ? `, ${failed} FAILED` : ''} (goal < 1000 ms at every size)`);
+  for (const r of results) {
+    if (!r.joins?.length) continue;
+    const ok = r.joins.filter((x): x is { ok: true; ms: number } => x.ok).map((x) => x.ms);
+    out.push(summary(`joins one after another into the meeting of ${r.size}, to first frame`, ok, r.joins.length - ok.length, 1000));
+  }
   return out;
 }

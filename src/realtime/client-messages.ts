@@ -8,7 +8,7 @@
  */
 
 import { parseReadiness, type Readiness } from '../domain/waiting/types.ts';
-import { MAX_CANDIDATE_CHARS, MAX_ID_CHARS, MAX_SDP_CHARS, type ClientMessage, type IceCandidate } from './protocol.ts';
+import { MAX_CANDIDATE_CHARS, MAX_ID_CHARS, MAX_SDP_CHARS, MAX_SFU_SDP_CHARS, SFU_PEER, type ClientMessage, type IceCandidate } from './protocol.ts';
 export class ProtocolError extends Error {
   override name = 'ProtocolError';
 }
@@ -28,6 +28,11 @@ function bool(o: Record<string, unknown>, key: string, fallback?: boolean): bool
   if (v === undefined && fallback !== undefined) return fallback;
   if (typeof v !== 'boolean') fail(`"${key}" must be true or false.`);
   return v;
+}
+
+/** SDP to the SFU grows with the meeting; between two browsers it does not, and it is relayed to another page. */
+function sdpLimit(to: string): number {
+  return to === SFU_PEER ? MAX_SFU_SDP_CHARS : MAX_SDP_CHARS;
 }
 
 function nullableStr(o: Record<string, unknown>, key: string, max: number): string | null {
@@ -83,11 +88,13 @@ const PARSERS: { [T in ClientMessage['type']]: (o: Fields) => MessageOf<T> } = {
   offer: (o) => {
     // Only to `sfu`: the subscription whose connection the page closed since it last published.
     const discarded = nullableStr(o, 'discarded', MAX_ID_CHARS);
-    return { type: 'offer', to: str(o, 'to', MAX_ID_CHARS), sdp: str(o, 'sdp', MAX_SDP_CHARS), ...(discarded ? { discarded } : {}) };
+    const to = str(o, 'to', MAX_ID_CHARS);
+    return { type: 'offer', to, sdp: str(o, 'sdp', sdpLimit(to)), ...(discarded ? { discarded } : {}) };
   },
   answer(o) {
     const session = nullableStr(o, 'session', MAX_ID_CHARS);
-    return { type: 'answer', to: str(o, 'to', MAX_ID_CHARS), sdp: str(o, 'sdp', MAX_SDP_CHARS), ...(session ? { session } : {}) };
+    const to = str(o, 'to', MAX_ID_CHARS);
+    return { type: 'answer', to, sdp: str(o, 'sdp', sdpLimit(to)), ...(session ? { session } : {}) };
   },
   ice(o) {
     if (!('candidate' in o)) fail('"ice" carries "candidate" (an object, or null at the end of candidates).');

@@ -9,9 +9,16 @@ import type { Readiness } from '../domain/waiting/types.ts';
 import type { IceServer } from './ice.ts';
 import type { ClientView, ConsoleView } from '../domain/waiting/views.ts';
 
-/** Largest WebSocket message accepted; `ws` closes the socket with 1009 beyond it. */
-export const MAX_MESSAGE_BYTES = 64 * 1024;
+/**
+ * Largest WebSocket message accepted; `ws` closes the socket with 1009 beyond it. Room for an answer to the SFU's
+ * subscription, whose m-lines grow with the meeting (two per other person: a browser's answer in a meeting of 50
+ * comes near 60 000 characters, a Node WebRTC library's passes it).
+ */
+export const MAX_MESSAGE_BYTES = 512 * 1024;
+/** Between two browsers: one microphone, one camera. */
 export const MAX_SDP_CHARS = 60_000;
+/** To the SFU (the subscription's answer): a meeting of a few hundred. */
+export const MAX_SFU_SDP_CHARS = 500_000;
 export const MAX_CANDIDATE_CHARS = 2_048;
 export const MAX_ID_CHARS = 64;
 

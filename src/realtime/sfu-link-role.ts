@@ -14,8 +14,8 @@ import type { IceCandidate, ServerMessage, VideoWant } from './protocol.ts';
 
 /** A participant's link to the SFU, as the relay handler and the parking use it. */
 export interface SfuLinkRole {
-  /** The page is told to use the SFU: the link joins the room ahead of the page's first offer. */
-  prepare(): void;
+  /** The page is told to use the SFU: the link joins the room ahead of the page's first offer (`afresh`: the page starts over). */
+  prepare(afresh?: boolean): void;
   /** The browser's offer of its sending connection (`discarded`: a subscription whose connection the page closed since). */
   offer(sdp: string, discarded?: string): void;
   /** The browser's answer to the subscription's offer (`subscription`: the one the offer named). */

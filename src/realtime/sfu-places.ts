@@ -9,8 +9,9 @@
  * is in the database.
  *
  * Telling is all this does: each participant's SFU link places the place
- * (pool.roomFor) when its browser first publishes, so the first link to ask
- * records the placement and every other one, on any instance, reads it.
+ * (pool.roomFor) when it joins the room, as its participant is told, so the
+ * first link to ask records the placement and every other one, on any
+ * instance, reads it.
  */
 import { placeKey, type PlaceRef } from '../domain/presence.ts';
 import type { PlacedRoom } from '../sfu/pool.ts';

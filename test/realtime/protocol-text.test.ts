@@ -16,7 +16,7 @@ import { withoutStacks } from '../../src/realtime/realtime.ts';
 /** One valid message of every type, with every string field it can carry (the compiler checks none is missing). */
 const SAMPLES: { [T in ClientMessage['type']]: Record<string, unknown> } = {
   join: { type: 'join', meetingId: '6f1c1d0e-8a47-4d8e-9a3c-2b1e0f4a5b6c', name: 'Ann Lee', pass: 'pass-text' },
-  offer: { type: 'offer', to: 'c_abc', sdp: 'v=0\r\no=- 1 2 IN IP4 127.0.0.1\r\n' },
+  offer: { type: 'offer', to: 'sfu', sdp: 'v=0\r\no=- 1 2 IN IP4 127.0.0.1\r\n', discarded: 'a-subscription' },
   answer: { type: 'answer', to: 'c_abc', sdp: 'v=0\r\n' },
   ice: { type: 'ice', to: 'c_abc', candidate: { candidate: 'candidate:1 1 udp 1 127.0.0.1 9 typ host', sdpMid: '0', sdpMLineIndex: 0, usernameFragment: 'frag' }, session: '4611686018427387904' },
   media: { type: 'media', audio: true, video: false, screen: false },
@@ -69,6 +69,22 @@ const loneSurrogates = fc.integer({ min: 0xd800, max: 0xdfff }).map((n) => Strin
 /** What a line-breaking field may hold. */
 const allowedIn = (field: string, ch: string) =>
   field === 'sdp' ? ch === '\r' || ch === '\n' : field === 'message' || field === 'text' ? ch === '\r' || ch === '\n' || ch === '\t' : false;
+
+describe('an offer to the SFU', () => {
+  it('keeps the subscription the page says it discarded, and refuses one that is not a string', () => {
+    assert.deepEqual(parseClientMessage(JSON.stringify(SAMPLES.offer)), SAMPLES.offer);
+    const { discarded: _, ...plain } = SAMPLES.offer;
+    assert.deepEqual(parseClientMessage(JSON.stringify(plain)), plain, 'absent: absent');
+    assert.throws(() => parseClientMessage(JSON.stringify({ ...SAMPLES.offer, discarded: 7 })), ProtocolError);
+  });
+
+  it('takes an answer to the SFU as long as a meeting of a few hundred makes it, and keeps SDP between two browsers short', () => {
+    const sdp = `v=0\r\n${'a=x\r\n'.repeat(20_000)}`;
+    assert.equal((parseClientMessage(JSON.stringify({ type: 'answer', to: 'sfu', sdp, session: 's1' })) as { sdp: string }).sdp, sdp);
+    assert.throws(() => parseClientMessage(JSON.stringify({ type: 'answer', to: 'c_abc', sdp })), ProtocolError);
+    assert.throws(() => parseClientMessage(JSON.stringify({ type: 'answer', to: 'sfu', sdp: 'a'.repeat(500_001) })), ProtocolError);
+  });
+});
 
 describe('control characters and lone surrogates in signalling fields', () => {
   it('covers every message type with string fields', () => {

@@ -163,5 +163,36 @@ describe('SFU link', () => {
       await idle();
       assert.deepEqual(janus.handles[0]!.steps, ['join ahead', 'publish']);
     });
+
+    it('joins ahead afresh when the page starts over before publishing (its socket was away when the subscription was offered)', async () => {
+      const janus = fakeJanus(bob);
+      const { link, sent, idle } = linkOn(janus.server);
+      link.prepare();
+      await idle();
+      link.prepare(true);
+      await idle();
+      assert.deepEqual(janus.handles[0]!.steps, ['join ahead', 'detach'], 'the handle joined ahead left');
+      const offers = sent.filter((m) => m.type === 'offer' && m.from === 'sfu') as Array<{ session?: string }>;
+      assert.equal(offers.length, 2, 'the subscription offered again');
+      assert.notEqual(offers[1]!.session, offers[0]!.session);
+      // Once published, starting over is the page's new connection's business (a new SDP session).
+      link.offer(offerOf('111'));
+      await idle();
+      link.prepare(true);
+      await idle();
+      assert.equal(janus.handles.filter((h) => h.steps.includes('join ahead')).length, 2);
+      assert.ok(!janus.handles.at(-2)!.steps.includes('detach'), 'the published handle stays');
+    });
+
+    it('leaves the room when the participant leaves before publishing', async () => {
+      const janus = fakeJanus(bob);
+      const { link, idle } = linkOn(janus.server);
+      link.prepare();
+      await idle();
+      await link.close();
+      await idle();
+      assert.deepEqual(janus.handles[0]!.steps, ['join ahead', 'detach']);
+      assert.equal(janus.handles[1]!.steps.at(-1), 'detach', 'the subscription too');
+    });
   });
 });

@@ -102,8 +102,16 @@ describe('signalling over /ws', () => {
 
     const big = await connect();
     await big.join({ meetingId: meeting.id }, 'Big');
-    big.send({ type: 'offer', to: 'x', sdp: 'a'.repeat(70 * 1024) });
+    big.send({ type: 'answer', to: 'sfu', sdp: 'a'.repeat(600 * 1024) });
     assert.equal(await big.closed, 1009);
+    await ann.participantsBecome(['Ann']);
+
+    // Between two browsers an SDP stays small (it is relayed to another page); only the SFU's may grow with the meeting.
+    const long = await connect();
+    await long.join({ meetingId: meeting.id }, 'Long');
+    long.send({ type: 'offer', to: 'x', sdp: 'a'.repeat(70 * 1024) });
+    assert.equal(await long.closed, 4400);
+    assert.match(JSON.stringify(long.messages.at(-1)), /sdp/);
     await ann.participantsBecome(['Ann']);
 
     for (const message of [{ type: 'nope' }, { type: 'offer', to: 'x' }, [1, 2], { type: 'ice', to: 'x', candidate: 'str' }]) {

@@ -157,7 +157,10 @@ export class SfuClient {
             if (this.offering === pub) this.offering = null;
             if (this.offerAgain && this.pub === pub) this.negotiate();
           })
-          .catch((error) => console.warn('foyer: the SFU answer could not be applied:', error));
+          .catch((error) => {
+            // One for a connection closed meanwhile (started over) is no news.
+            if (this.pub === pub) console.warn('foyer: the SFU answer could not be applied:', error);
+          });
       }
     } else if (m.type === 'offer') {
       this.subscription.offer(m);

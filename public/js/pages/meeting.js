@@ -10,6 +10,9 @@ import { meetingHostTexts } from '../shared/strings/meeting-host.js';
 import { callTexts } from '../shared/strings/call.js';
 import { permissionTexts } from '../shared/strings/permissions.js';
 
+/** How long a page that joins with its devices (skipPrejoin) waits for them before it joins. */
+const DEVICES_WAIT_MS = 400;
+
 const page = createPageState({ texts: [meetingTexts, meetingHostTexts, callTexts, permissionTexts] });
 const { state, params } = page;
 document.documentElement.lang = page.lang;
@@ -57,10 +60,11 @@ if (params.get('skipPrejoin') === 'true' && state.name) {
       state.videoOn = false;
       return call.join();
     }
-    // The devices open while the page joins: the join says what is there then, and the camera and microphone, once
-    // they answer, are sent and announced as a late camera is (a fake camera takes a tenth of a second, a real one
-    // longer, and the join need not wait for either).
+    // The join waits for the devices a moment only: its `media` (and an embedding page's `joined`) should say the
+    // camera and microphone are on, which the devices that answer in time are; a camera slower than that (one still
+    // starting up, a permission prompt) is sent and announced once it answers, as any late camera is.
     const acquired = call.acquire().then((problems) => (problems.audio || problems.video) && console.warn('foyer:', problems));
+    await Promise.race([acquired, new Promise((resolve) => setTimeout(resolve, DEVICES_WAIT_MS))]);
     await call.join();
     await acquired;
   })();

@@ -157,9 +157,10 @@ export class ParticipantSession implements Session, Participating, ParticipantRo
     this.onSfu = true;
     // Resumed, the page may hold SFU connections whose server-side link went with the old socket (or missed a
     // renegotiation while parked): it publishes anew.
-    this.send({ type: 'sfu', event: 'use', restart: this.connection.id !== this.id && !this.linkKept });
+    const restart = this.connection.id !== this.id && !this.linkKept;
+    this.send({ type: 'sfu', event: 'use', restart });
     // The link joins the room meanwhile: the subscription is offered while the page makes its publishing offer.
-    this.sfuLink()?.prepare();
+    this.sfuLink()?.prepare(restart);
   }
 
   private adopt(held: HeldLink): void {

@@ -88,10 +88,15 @@ export class SfuLink implements SfuLinkRole {
     this.run('publish', () => this.publish(sdp, discarded));
   }
 
-  /** The page is told to use the SFU: the link joins the room now, without media (the module's comment says why). */
-  prepare(): void {
-    if (this.joined || this.closed) return;
+  /**
+   * The page is told to use the SFU: the link joins the room now, without media (the module's comment says why).
+   * `afresh`: the page starts over and may have missed the subscription offered ahead (its socket was away), so a
+   * handle joined ahead and not yet published on goes, and the room is joined again.
+   */
+  prepare(afresh = false): void {
+    if (this.closed) return;
     this.run('join the room', async () => {
+      if (afresh && this.joined && !this.joined.published) await this.leave();
       if (this.joined || this.closed) return;
       const joined = await this.enter(null);
       if (!joined) return;
@@ -191,10 +196,11 @@ export class SfuLink implements SfuLinkRole {
       return;
     }
     await this.leave();
+    const era = this.era;
     const joined = await this.enter(session);
     if (!joined) {
-      // No Janus answers now: publish again once one does.
-      if (!this.closed) this.awaitRoom();
+      // No Janus answers now: publish again once one does (unless the link moved on meanwhile).
+      if (!this.closed && !this.joined && era === this.era) this.awaitRoom();
       return;
     }
     joined.published = true;
@@ -298,7 +304,7 @@ export class SfuLink implements SfuLinkRole {
         return attempt(Math.min(wait * 2, REPLACE_POLL_MAX_MS));
       }
       this.owner.send({ type: 'sfu', event: 'use', restart: true });
-      this.prepare();
+      this.prepare(true);
     };
     void attempt(REPLACE_POLL_MS).finally(() => (this.replacing = false));
   }
