@@ -10,7 +10,7 @@
 import type { Actor } from '../domain/actors.ts';
 import { ABNORMAL_CLOSURE } from '../../public/js/shared/close-codes.js';
 import { parseClientMessage, ProtocolError } from './client-messages.ts';
-import { CloseCode, type ClientMessage, type ServerMessage } from './protocol.ts';
+import { CloseCode, MAX_UNJOINED_CHARS, type ClientMessage, type ServerMessage } from './protocol.ts';
 import type { Handler, HandlerTable, RealtimeServices, Session, SessionHost } from './session.ts';
 import type { SignedIn } from './sign-in-watch.ts';
 
@@ -90,6 +90,11 @@ export class Connection implements SessionHost, SignedIn {
     }
     if (++this.windowCount > this.limits.maxMessagesPer10s) {
       this.refuse(CloseCode.tooManyMessages, 'too_many_messages', 'Too many messages.');
+      return;
+    }
+    // Only a participant's answer to the SFU grows past this; before a join nothing may.
+    if (!this.session && text.length > MAX_UNJOINED_CHARS) {
+      this.refuse(CloseCode.badMessage, 'bad_message', 'Message too long.');
       return;
     }
     let message: ClientMessage;

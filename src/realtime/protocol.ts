@@ -17,8 +17,10 @@ import type { ClientView, ConsoleView } from '../domain/waiting/views.ts';
 export const MAX_MESSAGE_BYTES = 512 * 1024;
 /** Between two browsers: one microphone, one camera. */
 export const MAX_SDP_CHARS = 60_000;
-/** To the SFU (the subscription's answer): a meeting of a few hundred. */
-export const MAX_SFU_SDP_CHARS = 500_000;
+/** To the SFU (the subscription's answer): a meeting of a few hundred; with JSON's escapes, within one frame. */
+export const MAX_SFU_SDP_CHARS = 400_000;
+/** A socket that has not joined sends nothing longer than this (a join, a wait, a console). */
+export const MAX_UNJOINED_CHARS = 64 * 1024;
 export const MAX_CANDIDATE_CHARS = 2_048;
 export const MAX_ID_CHARS = 64;
 

@@ -116,7 +116,7 @@ export async function signallingPlugin(app: FastifyInstance, opts: WsRouteOption
         connection.receive('\u0000');
         return;
       }
-      connection.receive(Array.isArray(data) ? Buffer.concat(data).toString('utf8') : Buffer.from(data as Buffer).toString('utf8'));
+      connection.receive(Array.isArray(data) ? Buffer.concat(data).toString('utf8') : (data as Buffer).toString('utf8'));
     });
     socket.on('pong', () => {
       alive = true;

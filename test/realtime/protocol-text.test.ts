@@ -82,7 +82,7 @@ describe('an offer to the SFU', () => {
     const sdp = `v=0\r\n${'a=x\r\n'.repeat(20_000)}`;
     assert.equal((parseClientMessage(JSON.stringify({ type: 'answer', to: 'sfu', sdp, session: 's1' })) as { sdp: string }).sdp, sdp);
     assert.throws(() => parseClientMessage(JSON.stringify({ type: 'answer', to: 'c_abc', sdp })), ProtocolError);
-    assert.throws(() => parseClientMessage(JSON.stringify({ type: 'answer', to: 'sfu', sdp: 'a'.repeat(500_001) })), ProtocolError);
+    assert.throws(() => parseClientMessage(JSON.stringify({ type: 'answer', to: 'sfu', sdp: 'a'.repeat(400_001) })), ProtocolError);
   });
 });
 

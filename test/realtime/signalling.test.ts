@@ -106,6 +106,12 @@ describe('signalling over /ws', () => {
     assert.equal(await big.closed, 1009);
     await ann.participantsBecome(['Ann']);
 
+    // Before a join, nothing long.
+    const unjoined = await connect();
+    unjoined.send({ type: 'join', meetingId: meeting.id, name: 'a'.repeat(100 * 1024) });
+    assert.equal(await unjoined.closed, 4400);
+    assert.match(JSON.stringify(unjoined.messages.at(-1)), /too long/, 'refused for its length, before it is parsed');
+
     // Between two browsers an SDP stays small (it is relayed to another page); only the SFU's may grow with the meeting.
     const long = await connect();
     await long.join({ meetingId: meeting.id }, 'Long');

@@ -64,7 +64,7 @@ if (params.get('skipPrejoin') === 'true' && state.name) {
     // camera and microphone are on, which the devices that answer in time are; a camera slower than that (one still
     // starting up, a permission prompt) is sent and announced once it answers, as any late camera is.
     const acquired = call.acquire().then((problems) => (problems.audio || problems.video) && console.warn('foyer:', problems));
-    await Promise.race([acquired, new Promise((resolve) => setTimeout(resolve, DEVICES_WAIT_MS))]);
+    await Promise.race([acquired.catch(() => {}), new Promise((resolve) => setTimeout(resolve, DEVICES_WAIT_MS))]);
     await call.join();
     await acquired;
   })();

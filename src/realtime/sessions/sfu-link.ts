@@ -74,8 +74,12 @@ export class SfuLink implements SfuLinkRole {
   private replacing = false;
   /** Counts the link's Janus going down: the steps queued before that no longer hold up, or undo, the ones after. */
   private era = 0;
-  /** The browser's newest publishing offer: older ones still queued are skipped. */
-  private latestOffer: string | undefined;
+  /**
+   * The browser's newest publishing offer and subscription answer, until a step takes them: older ones still queued
+   * are skipped, and only these are held (an answer in a large meeting is a few hundred kB).
+   */
+  private pendingOffer: { sdp: string; discarded: string | undefined } | undefined;
+  private pendingAnswer: { sdp: string; subscription: string | undefined } | undefined;
 
   constructor(
     private readonly owner: SfuLinkOwner,
@@ -84,8 +88,12 @@ export class SfuLink implements SfuLinkRole {
   ) {}
 
   offer(sdp: string, discarded?: string): void {
-    this.latestOffer = sdp;
-    this.run('publish', () => this.publish(sdp, discarded));
+    const pending = (this.pendingOffer = { sdp, discarded });
+    this.run('publish', async () => {
+      if (this.pendingOffer !== pending) return;
+      this.pendingOffer = undefined;
+      await this.publish(pending.sdp, pending.discarded);
+    });
   }
 
   /**
@@ -120,8 +128,11 @@ export class SfuLink implements SfuLinkRole {
   }
 
   answer(sdp: string, subscription?: string): void {
+    const pending = (this.pendingAnswer = { sdp, subscription });
     this.run('answer the subscription', async () => {
-      if (!this.closed) await this.joined?.subscription.answered(sdp, subscription);
+      if (this.pendingAnswer !== pending) return;
+      this.pendingAnswer = undefined;
+      if (!this.closed) await this.joined?.subscription.answered(pending.sdp, pending.subscription);
     });
   }
 
@@ -175,7 +186,7 @@ export class SfuLink implements SfuLinkRole {
   }
 
   private async publish(sdp: string, discarded: string | undefined): Promise<void> {
-    if (this.closed || sdp !== this.latestOffer) return;
+    if (this.closed) return;
     const session = sessionId(sdp);
     const descriptions = publishedDescriptions(sdp);
     const jsep = { type: 'offer' as const, sdp: askingDtx(sdp) };
