@@ -29,15 +29,13 @@
  * Janus's own work is serialized per link, and never holds up the
  * participant's other messages.
  */
-import type { VideoRoomHandle, VideoRoomPublisher } from 'janode/plugins/videoroom';
+import type { VideoRoomPublisher } from 'janode/plugins/videoroom';
 import type { PlaceRef } from '../../domain/presence.ts';
-import type { JanusServer } from '../../sfu/janus-server.ts';
 import { videoRoomErrorCode } from '../../sfu/rooms.ts';
 import { SFU_PEER, type IceCandidate, type ServerMessage, type VideoWant } from '../protocol.ts';
 import type { RealtimeLogger, SfuLinkRole, SfuRouting } from '../session.ts';
 import { askingDtx, detachWithin, janusCandidate, publishedDescriptions, sessionId, SfuStepTimeout, withDeadline } from './sfu-steps.ts';
-import { hearRoom } from './sfu-room-events.ts';
-import { SfuSubscription } from './sfu-subscription.ts';
+import { joinedOn, type Joined, type JoinedLink } from './sfu-joined.ts';
 
 /** How often a link whose Janus went down asks for a room again. */
 const REPLACE_POLL_MS = 250;
@@ -51,18 +49,6 @@ export interface SfuLinkOwner {
   send(message: ServerMessage): void;
   /** Keeps work the instance should wait for when it stops. */
   track<T>(promise: Promise<T>): Promise<T>;
-}
-
-interface Joined {
-  server: JanusServer;
-  room: number;
-  pub: VideoRoomHandle;
-  feed: number;
-  /** The page's publishing offer reached the handle: one joined ahead of it (prepare) has none yet. */
-  published: boolean;
-  sdpSession: string | null;
-  stopWatching: () => void;
-  subscription: SfuSubscription;
 }
 
 export class SfuLink implements SfuLinkRole {
@@ -80,12 +66,24 @@ export class SfuLink implements SfuLinkRole {
    */
   private pendingOffer: { sdp: string; discarded: string | undefined } | undefined;
   private pendingAnswer: { sdp: string; subscription: string | undefined } | undefined;
+  /** What each `Joined` the link builds calls back. */
+  private readonly joinedLink: JoinedLink;
 
   constructor(
     private readonly owner: SfuLinkOwner,
     private readonly sfu: SfuRouting,
     private readonly log: RealtimeLogger,
-  ) {}
+  ) {
+    this.joinedLink = {
+      id: owner.id,
+      send: (m) => owner.send(m),
+      run: (what, step) => void this.run(what, step),
+      holds: (joined) => this.holds(joined),
+      down: (joined) => this.serverDown(joined),
+      wants: this.wants,
+      videoSlots: sfu.videoSlots,
+    };
+  }
 
   offer(sdp: string, discarded?: string): void {
     const pending = (this.pendingOffer = { sdp, discarded });
@@ -126,6 +124,7 @@ export class SfuLink implements SfuLinkRole {
   private holds(joined: Joined): boolean {
     return this.joined === joined && !this.closed;
   }
+
 
   answer(sdp: string, subscription?: string): void {
     const pending = (this.pendingAnswer = { sdp, subscription });
@@ -239,33 +238,8 @@ export class SfuLink implements SfuLinkRole {
       await detachWithin(pub);
       return undefined;
     }
-    const onDown = () => this.serverDown(joined);
-    const joined: Joined = {
-      server,
-      room,
-      pub,
-      feed: 0,
-      published: false,
-      sdpSession: session,
-      stopWatching: () => server.off('down', onDown),
-      subscription: new SfuSubscription(
-        {
-          server,
-          room,
-          send: (m) => this.owner.send(m),
-          run: (what, step) => void this.run(what, step),
-          current: () => this.joined === joined && !this.closed,
-          wants: this.wants,
-          videoSlots: this.sfu.videoSlots,
-        },
-        () => joined.feed,
-      ),
-    };
+    const joined = joinedOn(server, room, pub, session, this.joinedLink);
     this.joined = joined;
-    server.once('down', onDown);
-    hearRoom(pub, joined.subscription, { id: this.owner.id, feed: () => joined.feed }, (from, talking) => {
-      if (this.joined === joined) this.owner.send({ type: 'sfu', event: 'talking', from, talking });
-    });
     return joined;
   }
 
