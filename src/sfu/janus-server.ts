@@ -48,7 +48,8 @@ export class JanusServer extends EventEmitter<{ up: []; down: [string] }> {
   private connecting = false;
   private reconnectTimer: NodeJS.Timeout | undefined;
   private probeTimer: NodeJS.Timeout | undefined;
-  private lastAnswerAt = 0;
+  /** When the oldest probe not answered yet was sent; undefined: every probe sent has its answer. */
+  private unansweredSince: number | undefined;
   private failures = 0;
 
   constructor(
@@ -154,7 +155,7 @@ export class JanusServer extends EventEmitter<{ up: []; down: [string] }> {
       connection.once(Janode.EVENT.CONNECTION_CLOSED, () => this.lost(live, 'connection closed'));
       session.once(Janode.EVENT.SESSION_DESTROYED, () => this.lost(live, 'session ended'));
       this.live = live;
-      this.lastAnswerAt = Date.now();
+      this.unansweredSince = undefined;
       this.failures = 0;
       this.log.info(`Janus ${this.label} is up.`);
       this.emit('up');
@@ -176,19 +177,33 @@ export class JanusServer extends EventEmitter<{ up: []; down: [string] }> {
     }, delay);
   }
 
+  /**
+   * Down once a probe has waited `downAfterMs` for its answer. Measured from the probe, not from the last answer: a
+   * Foyer too busy to send probes says nothing of Janus. And checked again once pending input is read (setImmediate
+   * runs after it; timers run before it): after this process stalled, the answer may be waiting, unread, on the socket.
+   */
   private probe(): void {
     const live = this.live;
     if (!live) return;
-    if (Date.now() - this.lastAnswerAt > this.tuning.downAfterMs) {
-      this.markDown(`no answer for ${this.tuning.downAfterMs} ms`);
+    if (this.overdue()) {
+      setImmediate(() => {
+        if (this.live === live && this.overdue()) this.markDown(`no answer for ${this.tuning.downAfterMs} ms`);
+      });
       return;
     }
-    this.deadline(live.connection.getInfo(), 'info').then(
+    this.unansweredSince ??= Date.now();
+    // No deadline of its own: however late, an answer says Janus answers (janode drops what is pending when the
+    // connection closes).
+    live.connection.getInfo().then(
       () => {
-        if (this.live === live) this.lastAnswerAt = Date.now();
+        if (this.live === live) this.unansweredSince = undefined;
       },
       () => {},
     );
+  }
+
+  private overdue(): boolean {
+    return this.unansweredSince !== undefined && Date.now() - this.unansweredSince > this.tuning.downAfterMs;
   }
 
   private lost(live: Live, reason: string): void {

@@ -125,6 +125,22 @@ describe('a local Janus and Foyer connected to it', { skip }, () => {
     assert.equal(await server.destroyRoom(room), 'absent');
   });
 
+  it('does not take Janus for down when Foyer itself was too busy to read its answers', async () => {
+    let downs = 0;
+    const onDown = () => (downs += 1);
+    server.on('down', onDown);
+    try {
+      // This process busy for longer than the time Janus has to answer (a saturated machine): Janus answered meanwhile.
+      const until = Date.now() + 3500;
+      while (Date.now() < until);
+      await new Promise((resolve) => setTimeout(resolve, 1500));
+      assert.equal(downs, 0, 'Janus was taken for down');
+      assert.equal(server.up, true);
+    } finally {
+      server.off('down', onDown);
+    }
+  });
+
   it('notices a frozen Janus (no answers, connection still open) within 5 s, and its return', async () => {
     const pid = janus.pid!;
     const down = nextEvent<[string]>(server, 'down', 10_000);
