@@ -1,9 +1,14 @@
 /**
- * The page's SFU client (public/js/lib/sfu.js) tells the server which
- * subscription connection it closed: the server may have joined the room
- * ahead of the page's first publishing offer and offered a subscription
- * meanwhile, which a page that started over no longer holds. With a
- * stand-in for RTCPeerConnection; the browsers are in test/sfu.
+ * When the page's SFU client (public/js/lib/sfu.js) starts over, and what
+ * it tells the server then:
+ * - it names the subscription connection it closed: the server may have
+ *   joined the room ahead of the page's first publishing offer and offered
+ *   a subscription meanwhile, which a page that started over no longer
+ *   holds;
+ * - a publishing connection up is no media while others are in the call
+ *   and no subscription came (its offer went astray): the connection
+ *   health's first remedy then starts over, and the server offers anew.
+ * With a stand-in for RTCPeerConnection; the browsers are in test/sfu.
  */
 import assert from 'node:assert/strict';
 import { afterEach, beforeEach, describe, it } from 'node:test';
@@ -60,9 +65,9 @@ describe('SFU client: the subscription it closed', () => {
     (globalThis as any).RTCPeerConnection = saved;
   });
 
-  function start() {
+  function start(othersThere = () => false) {
     const sent: Sent[] = [];
-    client = new SfuClient({ iceServers: [], send: (m: Sent) => sent.push(m), onStream() {}, onGone() {}, boundMs: 60_000, simulcast: false });
+    client = new SfuClient({ iceServers: [], send: (m: Sent) => sent.push(m), onStream() {}, onGone() {}, othersThere, boundMs: 60_000, simulcast: false });
     client.start();
     return { sent, offers: () => sent.filter((m) => m.type === 'offer' && m.to === 'sfu') };
   }
@@ -93,5 +98,32 @@ describe('SFU client: the subscription it closed', () => {
     await settle();
     assert.equal(offers().length, 3);
     assert.equal(offers()[2]!.discarded, undefined);
+  });
+
+  it('counts a publishing connection without any subscription as no media while others are there, and starts over then', async () => {
+    let others = true;
+    const { sent, offers } = start(() => others);
+    await settle();
+    client.pub.connectionState = 'connected';
+    assert.equal(await client.carried(), false, 'nothing of the others arrives');
+    // Alone, there is nothing to receive.
+    others = false;
+    assert.equal(await client.carried(), true);
+    client.health.hooks.restartIce();
+    await settle();
+    assert.equal(offers().length, 1, 'alone, the first remedy waits');
+    others = true;
+    client.health.hooks.restartIce();
+    await settle();
+    assert.equal(offers().length, 2, 'a new publishing connection was offered');
+    // Once the subscription is there, its own figures decide, and the first remedy waits for them.
+    client.pub.connectionState = 'connected';
+    client.handle({ type: 'sfu', event: 'streams', streams: [{ mid: '0', kind: 'audio', from: 'ann' }] });
+    client.handle({ type: 'offer', from: 'sfu', sdp: 'v=0\r\no=- 9 1 IN IP4 127.0.0.1\r\n', session: 'sub-1' });
+    await settle();
+    assert.ok(sent.some((m) => m.type === 'answer' && m.session === 'sub-1'));
+    client.health.hooks.restartIce();
+    await settle();
+    assert.equal(offers().length, 2);
   });
 });

@@ -137,6 +137,7 @@ export class MediaPath {
       iceTransportPolicy,
       send,
       boundMs,
+      othersThere: () => this.participants.some((p) => p.id !== this.mesh.selfId),
       onTalking: (id, talking) => {
         if (id !== this.mesh.selfId) onTalking?.(id, talking);
       },

@@ -62,8 +62,8 @@ function sessionId(sdp) {
 }
 
 export class SfuClient {
-  constructor({ iceServers, iceTransportPolicy = 'all', send, onStream, onGone, onScreen = () => {}, onState = () => {}, onTalking = () => {}, boundMs, simulcast = true }) {
-    Object.assign(this, { iceServers, iceTransportPolicy, send, onStream, onGone, onState, onTalking, simulcast, boundMs });
+  constructor({ iceServers, iceTransportPolicy = 'all', send, onStream, onGone, onScreen = () => {}, onState = () => {}, onTalking = () => {}, othersThere = () => false, boundMs, simulcast = true }) {
+    Object.assign(this, { iceServers, iceTransportPolicy, send, onStream, onGone, onState, onTalking, othersThere, simulcast, boundMs });
     this.pub = null;
     /** The publishing connection's transceivers: audio, camera, and screen once one was shared. */
     this.sending = null;
@@ -78,9 +78,11 @@ export class SfuClient {
         onState: (report) => this.onState(report),
         carried: () => this.carried(),
         // First remedy: while the publishing connection is up the subscription is still being offered (people arriving
-        // at once renegotiate it several times): wait for the next bound. Otherwise both start over.
+        // at once renegotiate it several times): wait for the next bound. Otherwise both start over; so too when
+        // others are there and no subscription came at all (its offer went astray: the server offers anew to a new
+        // publishing connection).
         restartIce: () => {
-          if (this.pub?.connectionState !== 'connected' || this.sub?.connectionState === 'failed') this.rebuild();
+          if (this.pub?.connectionState !== 'connected' || this.sub?.connectionState === 'failed' || this.missing()) this.rebuild();
         },
         rebuild: () => this.rebuild(),
         retry: () => this.rebuild(),
@@ -198,8 +200,13 @@ export class SfuClient {
     this.send({ type: 'sfu_want', from: id, video });
   }
 
+  /** Others are in the call, and no subscription carries them. */
+  missing() {
+    return !this.sub && this.othersThere();
+  }
+
   async carried() {
-    if (this.pub?.connectionState !== 'connected') return false;
+    if (this.pub?.connectionState !== 'connected' || this.missing()) return false;
     return this.subscription.carried();
   }
 
