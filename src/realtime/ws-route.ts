@@ -123,7 +123,10 @@ export async function signallingPlugin(app: FastifyInstance, opts: WsRouteOption
     });
     const pinger = setInterval(() => {
       if (!alive) {
-        socket.terminate();
+        // Once pending input is read (timers run before it): a pong that arrived while this process was busy counts.
+        setImmediate(() => {
+          if (!alive) socket.terminate();
+        });
         return;
       }
       alive = false;
