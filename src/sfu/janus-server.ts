@@ -4,10 +4,10 @@
  * session, a VideoRoom "manager" handle for the room operations, and a
  * liveness watch. The server is `up` while it answers; it is `down` as soon
  * as its connection drops (a killed local Janus closes it at once) or it
- * has not answered an `info` request for `downAfterMs` (a machine that
+ * has not answered an `info` request within `downAfterMs` (a machine that
  * vanished without closing anything), and Foyer reconnects by itself.
  *
- * Every request has a deadline: janode's own requests wait forever.
+ * Every other request has a deadline: janode's own requests wait forever.
  */
 import { EventEmitter } from 'node:events';
 import Janode, { type Connection, type Session } from 'janode';
@@ -18,9 +18,9 @@ import { destroyRoom, ensureRoom, kickFromRoom, roomSecret } from './rooms.ts';
 export interface JanusServerTuning {
   /** How often the server is asked for `info`. */
   probeIntervalMs: number;
-  /** Without an answer for this long, it is down. */
+  /** A probe without an answer for this long: it is down. */
   downAfterMs: number;
-  /** Deadline of one request (room operations, probes). */
+  /** Deadline of one request (room operations). */
   requestTimeoutMs: number;
   /** First delay between reconnection attempts; doubles up to 5 s. */
   reconnectDelayMs: number;
@@ -48,8 +48,6 @@ export class JanusServer extends EventEmitter<{ up: []; down: [string] }> {
   private connecting = false;
   private reconnectTimer: NodeJS.Timeout | undefined;
   private probeTimer: NodeJS.Timeout | undefined;
-  /** When the oldest probe not answered yet was sent; undefined: every probe sent has its answer. */
-  private unansweredSince: number | undefined;
   private failures = 0;
 
   constructor(
@@ -155,7 +153,6 @@ export class JanusServer extends EventEmitter<{ up: []; down: [string] }> {
       connection.once(Janode.EVENT.CONNECTION_CLOSED, () => this.lost(live, 'connection closed'));
       session.once(Janode.EVENT.SESSION_DESTROYED, () => this.lost(live, 'session ended'));
       this.live = live;
-      this.unansweredSince = undefined;
       this.failures = 0;
       this.log.info(`Janus ${this.label} is up.`);
       this.emit('up');
@@ -178,32 +175,26 @@ export class JanusServer extends EventEmitter<{ up: []; down: [string] }> {
   }
 
   /**
-   * Down once a probe has waited `downAfterMs` for its answer. Measured from the probe, not from the last answer: a
-   * Foyer too busy to send probes says nothing of Janus. And checked again once pending input is read (setImmediate
-   * runs after it; timers run before it): after this process stalled, the answer may be waiting, unread, on the socket.
+   * Asks for `info`; the server is down if that very request has no answer `downAfterMs` later. Counted from the
+   * request, not from the last answer: a Foyer too busy to send probes says nothing of Janus. Looked at once pending
+   * input is read (setImmediate runs after it, timers before it): after this process stalled, the answer may be
+   * waiting, unread, on the socket.
    */
   private probe(): void {
     const live = this.live;
     if (!live) return;
-    if (this.overdue()) {
-      setImmediate(() => {
-        if (this.live === live && this.overdue()) this.markDown(`no answer for ${this.tuning.downAfterMs} ms`);
-      });
-      return;
-    }
-    this.unansweredSince ??= Date.now();
-    // No deadline of its own: however late, an answer says Janus answers (janode drops what is pending when the
+    let answered = false;
+    // No deadline on the request itself: however late, an answer is one (janode drops what is pending when the
     // connection closes).
     live.connection.getInfo().then(
-      () => {
-        if (this.live === live) this.unansweredSince = undefined;
-      },
+      () => (answered = true),
       () => {},
     );
-  }
-
-  private overdue(): boolean {
-    return this.unansweredSince !== undefined && Date.now() - this.unansweredSince > this.tuning.downAfterMs;
+    setTimeout(() => {
+      setImmediate(() => {
+        if (!answered && this.live === live) this.markDown(`no answer for ${this.tuning.downAfterMs} ms`);
+      });
+    }, this.tuning.downAfterMs).unref();
   }
 
   private lost(live: Live, reason: string): void {

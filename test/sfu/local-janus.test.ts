@@ -130,9 +130,23 @@ describe('a local Janus and Foyer connected to it', { skip }, () => {
     const onDown = () => (downs += 1);
     server.on('down', onDown);
     try {
-      // This process busy for longer than the time Janus has to answer (a saturated machine): Janus answered meanwhile.
-      const until = Date.now() + 3500;
-      while (Date.now() < until);
+      // Right after the next probe is sent, this process busy for longer than the time Janus has to answer (a
+      // saturated machine): the answer arrives meanwhile and waits, unread, while that probe's time runs out.
+      const connection = (server as any).live.connection;
+      const getInfo = connection.getInfo;
+      const stalled = new Promise<void>((resolve) => {
+        connection.getInfo = function (this: unknown, ...args: unknown[]) {
+          connection.getInfo = getInfo;
+          const asked = getInfo.apply(this, args);
+          queueMicrotask(() => {
+            const until = Date.now() + 3500;
+            while (Date.now() < until);
+            resolve();
+          });
+          return asked;
+        };
+      });
+      await stalled;
       await new Promise((resolve) => setTimeout(resolve, 1500));
       assert.equal(downs, 0, 'Janus was taken for down');
       assert.equal(server.up, true);
