@@ -21,7 +21,9 @@
 //
 // Both connections count as one for the connection state (a PeerHealth,
 // lib/peer-health.js): it carries media when the publishing connection is
-// up and, when anyone else is there, media arrives on the subscription; a
+// up and, when anyone else is there, media arrives on the subscription (no
+// subscription at all is none: its offer may have gone astray, and the
+// server offers anew to a new publishing connection); a
 // subscription that fails or stalls tells it (`lost()`). Its first remedy
 // waits while the publishing connection is up (the subscription is still
 // being offered), then both connections start over, with backoff, as does
@@ -78,11 +80,9 @@ export class SfuClient {
         onState: (report) => this.onState(report),
         carried: () => this.carried(),
         // First remedy: while the publishing connection is up the subscription is still being offered (people arriving
-        // at once renegotiate it several times): wait for the next bound. Otherwise both start over; so too when
-        // others are there and no subscription came at all (its offer went astray: the server offers anew to a new
-        // publishing connection).
+        // at once renegotiate it several times, slowly on a busy server): wait for the next bound. Otherwise both start over.
         restartIce: () => {
-          if (this.pub?.connectionState !== 'connected' || this.sub?.connectionState === 'failed' || this.missing()) this.rebuild();
+          if (this.pub?.connectionState !== 'connected' || this.sub?.connectionState === 'failed') this.rebuild();
         },
         rebuild: () => this.rebuild(),
         retry: () => this.rebuild(),
@@ -200,13 +200,8 @@ export class SfuClient {
     this.send({ type: 'sfu_want', from: id, video });
   }
 
-  /** Others are in the call, and no subscription carries them. */
-  missing() {
-    return !this.sub && this.othersThere();
-  }
-
   async carried() {
-    if (this.pub?.connectionState !== 'connected' || this.missing()) return false;
+    if (this.pub?.connectionState !== 'connected' || (!this.sub && this.othersThere())) return false;
     return this.subscription.carried();
   }
 
