@@ -14,7 +14,7 @@
 // their own bundles too (bin/foyer-server.js, bin/foyer.js).
 import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { readdirSync, rmSync, statSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { bundleForNode, ROOT } from '../bin/node-bundle.js';
 
@@ -49,10 +49,12 @@ for (const root of roots) {
   }
 }
 files.sort();
-// test/sfu holds the heaviest suites (several browser pages each, beside
-// a few light ones): side by side (they sort next to each other) they starve
-// a slow two-core machine. Spread through the list, they seldom meet.
-const heavy = files.filter((f) => /(^|\/)test\/sfu\//.test(f));
+// The SFU suites with browser pages are the heaviest (several pages and a
+// Janus each): side by side (they sort next to each other) they starve a
+// slow two-core machine. Spread through the list, they seldom meet. Node's
+// runner sorts the files it is given by path, so the order is carried by
+// the names of small files that each import one bundle (below).
+const heavy = files.filter((f) => /(^|\/)test\/sfu\//.test(f) && readFileSync(f, 'utf8').includes('browserSkipReason'));
 const light = files.filter((f) => !heavy.includes(f));
 files.length = 0;
 heavy.forEach((file, i) => {
@@ -80,11 +82,19 @@ await bundleForNode({
   sourcemap: process.env.TEST_SOURCE_MAPS === '1' ? 'inline' : false,
 });
 const bundles = files.map((file) => join(outdir, relative(ROOT, join(process.cwd(), file)).replace(/\.ts$/, '.mjs')));
+// In the order above, whatever the runner's sorting: each named by its place and its test file.
+const ordered = join(outdir, 'in-order');
+mkdirSync(ordered);
+const entries = bundles.map((bundle, i) => {
+  const name = `${String(i).padStart(4, '0')}-${relative(ROOT, join(process.cwd(), files[i])).replace(/[\\/]/g, '--').replace(/\.ts$/, '.mjs')}`;
+  writeFileSync(join(ordered, name), `import ${JSON.stringify(`../${relative(outdir, bundle).split('\\').join('/')}`)};\n`);
+  return join(ordered, name);
+});
 
 const status = await new Promise((resolve) => {
   const run = spawn(
     process.execPath,
-    [...(process.env.TEST_SOURCE_MAPS === '1' ? ['--enable-source-maps'] : []), '--test', '--test-concurrency=2', '--test-timeout=600000', ...bundles],
+    [...(process.env.TEST_SOURCE_MAPS === '1' ? ['--enable-source-maps'] : []), '--test', '--test-concurrency=2', '--test-timeout=600000', ...entries],
     { stdio: 'inherit' },
   );
   run.on('close', (code) => resolve(code ?? 1));
