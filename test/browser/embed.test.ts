@@ -159,9 +159,11 @@ for (const engine of ENGINES) {
       const olgaId = await other.evaluate(() => (window as any).foyer.selfId());
       const arrived = await nextEvent(page, 'Olga joining', (e) => e.type === 'participant_joined');
       assert.deepEqual([arrived.participantId, arrived.displayName, arrived.meetingId], [olgaId, 'Olga', meeting.id]);
+      // Her microphone on first: a skipPrejoin page whose devices answer late joins without them, then says they are on.
+      await other.waitForFunction(() => (window as any).foyer.media().audio === true, undefined, { timeout: WAIT });
       await other.click('#mic');
-      const muted = await nextEvent(page, 'Olga muting', (e) => e.type === 'media_changed' && e.participantId === olgaId);
-      assert.deepEqual([muted.audio, muted.self], [false, false]);
+      const muted = await nextEvent(page, 'Olga muting', (e) => e.type === 'media_changed' && e.participantId === olgaId && e.audio === false);
+      assert.equal(muted.self, false);
       // Olga writes in the chat: the parent hears the message as text.
       await other.click('#chat');
       await other.fill('#chat-input', 'Hello <b>Gus</b>');

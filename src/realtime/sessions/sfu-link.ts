@@ -125,7 +125,6 @@ export class SfuLink implements SfuLinkRole {
     return this.joined === joined && !this.closed;
   }
 
-
   answer(sdp: string, subscription?: string): void {
     const pending = (this.pendingAnswer = { sdp, subscription });
     this.run('answer the subscription', async () => {
