@@ -51,7 +51,7 @@
  * participants' sockets from one address (WS_CONNECTIONS_PER_ADDRESS, 100
  * by default), and `--slots` should match its SFU_VIDEO_SLOTS.
  *
- *   node --import tsx scripts/sfu-load.ts [--sizes 2,8,25,50] [--seconds 20] [--observers 1] [--meetings-of-8 0] [--min-fps 5] [--slots 9] [--decrypt] [--sfu-from 2] [--talkers N] [--joins N] [--trace] [--nice-load N] [--json FILE] [--origin URL --pid PID]
+ *   node --import tsx scripts/sfu-load.ts [--sizes 2,8,25,50] [--seconds 20] [--observers 1] [--meetings-of-8 0] [--min-fps 5] [--slots 9] [--load-watches 9] [--decrypt] [--sfu-from 2] [--talkers N] [--joins N] [--trace] [--nice-load N] [--json FILE] [--origin URL --pid PID]
  */
 import { writeFileSync } from 'node:fs';
 import { cpus, loadavg, setPriority } from 'node:os';
@@ -76,6 +76,14 @@ const observersPer = Number(option('observers', '1'));
 const meetingsOf8 = Number(option('meetings-of-8', '0'));
 const minFps = Number(option('min-fps', '5'));
 const slots = Number(option('slots', '9'));
+/**
+ * `--load-watches N`: each load participant asks for N videos, not `slots` (the observers always get the slots).
+ * The generator receives what it asks for: at 25 and 50 with every load participant watching nine, its
+ * receiving alone saturates a two-core machine, and the kernel drops datagrams before anyone reads them.
+ * Fewer watched is the nearest thing to receivers on other machines; Foyer and Janus still forward to each.
+ */
+const loadWatches = Number(option('load-watches', String(slots)));
+if (!(Number.isInteger(loadWatches) && loadWatches >= 0 && loadWatches <= slots)) throw new Error(`--load-watches takes a whole number of videos from 0 to --slots (${slots})`);
 // A Foyer of the user's (`--origin`) moves meetings to the SFU from its own SFU_FROM_PARTICIPANTS: 3 unless they set it.
 const sfuFrom = Number(option('sfu-from', args.includes('--origin') ? '3' : '2'));
 const decrypt = args.includes('--decrypt');
@@ -133,7 +141,7 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
 
 async function measureSize(foyer: Foyer, size: number): Promise<SizeResult> {
   console.log(`# meeting of ${size}: joining`);
-  const m = await startMeeting(foyer, browser, recording, { size, sfuFrom, decrypt, observers: observersPer, slots, label: `m${size}`, timeoutMs: TIMEOUT, trace, talkers });
+  const m = await startMeeting(foyer, browser, recording, { size, sfuFrom, decrypt, observers: observersPer, watches: loadWatches, label: `m${size}`, timeoutMs: TIMEOUT, trace, talkers });
   for (const o of m.observers) if (o.trace) console.log(`# ${o.name} join: ${o.trace} | first frame ${o.first.ok ? o.first.at.toFixed(0) : 'none'}`);
   meetings.push(m);
   const firstFrames = m.observers.map((o) => (o.first.ok ? { ok: true as const, ms: o.first.at } : { ok: false as const, why: o.first.why }));
@@ -170,7 +178,7 @@ async function capacityRun(): Promise<void> {
   foyer = await startFresh();
   const cores = cpus().length;
   for (let n = 1; n <= meetingsOf8; n++) {
-    const m = await startMeeting(foyer, browser, recording, { size: 8, sfuFrom, decrypt, observers: n === 1 ? 1 : 0, slots, label: `c${n}`, timeoutMs: TIMEOUT, talkers });
+    const m = await startMeeting(foyer, browser, recording, { size: 8, sfuFrom, decrypt, observers: n === 1 ? 1 : 0, watches: loadWatches, label: `c${n}`, timeoutMs: TIMEOUT, talkers });
     meetings.push(m);
     if (m.loadProblem || m.observers.some((o) => !o.first.ok)) {
       stopReason = `meeting ${n} did not connect: ${m.loadProblem ?? m.observers.map((o) => (o.first.ok ? '' : o.first.why)).join(' ')}`;
@@ -232,7 +240,7 @@ if (meetingsOf8 > 0) {
   console.log(`meetings of 8 held: ${held ?? 0} (stopped: ${stopReason}); Foyer + Janus ${perMeeting.toFixed(0)} % of one core per meeting, so ${((cpus().length * 100) / perMeeting).toFixed(1)} would fill the ${cpus().length} cores without the load generator`);
 }
 console.log(`load average ${loadavg().map((x) => x.toFixed(2)).join(' ')}, ${cpus().length} cores`);
-const json = { sizes: results, capacity: meetingsOf8 > 0 ? { held: held ?? 0, stopReason, windows: capacity } : undefined, recording: { width: recording?.width, height: recording?.height, videoKbps: recording?.video.payloadBitsPerSecond / 1000, audioKbps: recording?.audio.payloadBitsPerSecond / 1000 }, loadavg: loadavg() };
+const json = { settings: { sizes, seconds, observers: observersPer, slots, loadWatches, talkers: talkers ?? 'all', sfuFrom, decrypt, niceLoad, joins }, sizes: results, capacity: meetingsOf8 > 0 ? { held: held ?? 0, stopReason, windows: capacity } : undefined, recording: { width: recording?.width, height: recording?.height, videoKbps: recording?.video.payloadBitsPerSecond / 1000, audioKbps: recording?.audio.payloadBitsPerSecond / 1000 }, loadavg: loadavg() };
 console.log(JSON.stringify(json));
 if (jsonFile) writeFileSync(jsonFile, JSON.stringify(json, null, 2));
 // werift's timers and sockets would keep the process alive.

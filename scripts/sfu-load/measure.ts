@@ -5,6 +5,7 @@
  * load participants' upload and download (kbit/s each), and the
  * observers' decoded frame rate.
  */
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import type { Foyer } from './foyer.ts';
 import { loadBytes, type Meeting } from './meeting.ts';
 import { framesDecoded, frameRate } from './observer.ts';
@@ -21,6 +22,11 @@ export interface Window {
   machineCpu: number;
   /** This process: the load participants (werift) and the script. */
   generatorCpu: number;
+  /**
+   * This process's event-loop delay over the window, p99 in ms: how late the load participants may answer Janus
+   * (a key frame request for a newcomer among them). High: the generator, not Foyer or Janus, is what a join waits for.
+   */
+  generatorLagMs: number;
   /** Of the UDP datagrams that reached the machine's sockets in the window, the % the kernel dropped (full receive buffers). */
   udpDropped: number;
   /** Per load participant, kbit/s: median of upload and of download. */
@@ -50,6 +56,8 @@ export async function measure(foyer: Foyer, meetings: Meeting[], seconds: number
   const machine = machineMark();
   const own = process.cpuUsage();
   const udp = udpCounters();
+  const lag = monitorEventLoopDelay({ resolution: 10 });
+  lag.enable();
   await new Promise((r) => setTimeout(r, seconds * 1000));
   const foyerCpu = cpuSince(foyerMark);
   const janusCpu = janusMark ? cpuSince(janusMark) : NaN;
@@ -57,6 +65,7 @@ export async function measure(foyer: Foyer, meetings: Meeting[], seconds: number
   const elapsed = (performance.now() - start) / 1000;
   const ownUsed = process.cpuUsage(own);
   const udpDropped = droppedSince(udp);
+  lag.disable();
   const bytesAfter = meetings.flatMap(loadBytes);
   const framesAfter = await Promise.all(observers.map(framesDecoded));
   const up = bytesAfter.map((b, i) => ((b.sent - bytesBefore[i]!.sent) * 8) / 1000 / elapsed);
@@ -70,6 +79,7 @@ export async function measure(foyer: Foyer, meetings: Meeting[], seconds: number
     janusRssMiB: janusPid ? rssMiB(janusPid) : NaN,
     machineCpu,
     udpDropped,
+    generatorLagMs: lag.percentile(99) / 1e6,
     generatorCpu: ((ownUsed.user + ownUsed.system) / 1e6 / elapsed) * 100,
     uploadKbps: median(up),
     downloadKbps: median(down),

@@ -33,7 +33,7 @@ export async function startMeeting(
   foyer: Foyer,
   browser: Browser | undefined,
   recording: Recording,
-  options: { size: number; sfuFrom: number; decrypt: boolean; observers: number; slots: number; label: string; timeoutMs: number; trace?: boolean; talkers?: number },
+  options: { size: number; sfuFrom: number; decrypt: boolean; observers: number; /** Videos each load participant asks for. */ watches: number; label: string; timeoutMs: number; trace?: boolean; talkers?: number },
 ): Promise<Meeting> {
   const { id, link } = await foyer.newMeeting();
   // At least one load participant: an observer timed alone would wait for nobody.
@@ -43,7 +43,7 @@ export async function startMeeting(
   const meeting: Meeting = { id, link, load, observers: [], loadProblem: undefined };
   // A few at a time: as people arrive in a real meeting, not all in one instant.
   for (let i = 0; i < loadCount; i += 4) {
-    const batch = Array.from({ length: Math.min(4, loadCount - i) }, (_, k) => new LoadParticipant(`${options.label}-L${i + k + 1}`, recording, options.slots, options.decrypt, i + k < (options.talkers ?? Infinity)));
+    const batch = Array.from({ length: Math.min(4, loadCount - i) }, (_, k) => new LoadParticipant(`${options.label}-L${i + k + 1}`, recording, options.watches, options.decrypt, i + k < (options.talkers ?? Infinity)));
     load.push(...batch);
     await Promise.all(batch.map((p) => p.join(foyer.origin, id)));
   }

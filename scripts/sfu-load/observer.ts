@@ -6,6 +6,7 @@
  * the first decoded and painted remote frame (scripts/first-frame.ts: a
  * failed join is a failure, never a time) and the frame rate it decodes.
  */
+import { startProfile, stopProfile } from './profile.ts';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { slowCamera } from '../../test/sfu/meeting-pages.ts';
 import { firstFrame, type FirstFrame } from '../first-frame.ts';
@@ -26,6 +27,7 @@ export interface Observer {
 function traceJoin(): void {
   const marks: string[] = ((window as any).joinTrace = []);
   const mark = (what: string) => marks.push(`${performance.now().toFixed(0)} ${what}`);
+  mark(`page's time 0 is ${new Date(performance.timeOrigin).toISOString()}`);
   const Socket = window.WebSocket;
   window.WebSocket = class extends Socket {
     constructor(...args: ConstructorParameters<typeof WebSocket>) {
@@ -52,6 +54,33 @@ function traceJoin(): void {
       const k = ++n;
       mark(`pc${k} made`);
       this.addEventListener('connectionstatechange', () => mark(`pc${k} ${this.connectionState}`));
+      // Once connected: when the first video packets, received frames and decoded frames came (network, key frame, decoder).
+      this.addEventListener('connectionstatechange', () => {
+        if (this.connectionState !== 'connected') return;
+        const seen = new Set<string>();
+        const poll = setInterval(async () => {
+          const stats = await this.getStats().catch(() => undefined);
+          let bytes = 0, received = 0, decoded = 0, plis = 0;
+          stats?.forEach((r: any) => {
+            if (r.type !== 'inbound-rtp' || r.kind !== 'video') return;
+            bytes += r.bytesReceived ?? 0;
+            received += r.framesReceived ?? 0;
+            decoded += r.framesDecoded ?? 0;
+            plis += r.pliCount ?? 0;
+          });
+          for (const [what, n] of [['video bytes', bytes], ['frames received', received], ['frames decoded', decoded], ['PLI sent', plis]] as const)
+            if (n > 0 && !seen.has(what)) {
+              seen.add(what);
+              mark(`pc${k} ${what}`);
+            }
+          if (decoded > 0 || !stats) clearInterval(poll);
+        }, 25);
+        setTimeout(() => clearInterval(poll), 15_000);
+      });
+      let tracks = 0;
+      this.addEventListener('track', () => {
+        if (tracks++ === 0) mark(`pc${k} first track`);
+      });
     }
   };
 }
@@ -63,10 +92,12 @@ export async function observe(browser: Browser, link: string, name: string, time
   await page.addInitScript(slowCamera);
   // tsx names the script's functions with a helper the page lacks.
   if (trace) await page.addInitScript({ content: `window.__name = (f) => f; (${traceJoin.toString()})();` });
+  const profiling = trace ? await startProfile(page) : undefined;
   await page.goto(`${link}${link.includes('?') ? '&' : '?'}displayName=${encodeURIComponent(name)}`);
   const first = await firstFrame(page, timeoutMs);
   const marks = trace ? await page.evaluate(() => (window as any).joinTrace as string[]).catch(() => []) : [];
-  return { name, context, page, first, ...(trace ? { trace: marks.join(' | ') } : {}) };
+  const profile = profiling ? await stopProfile(profiling) : '';
+  return { name, context, page, first, ...(trace ? { trace: `${marks.join(' | ')}\n#   ${profile}` } : {}) };
 }
 
 export async function framesDecoded(o: Observer): Promise<Record<string, number>> {

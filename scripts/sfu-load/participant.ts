@@ -5,7 +5,7 @@
  * (replay.ts) on a werift connection with the reserved peer `sfu` (a
  * sendonly offer, audio and one VP8 layer, candidates in the description);
  * it answers the SFU's subscription offers on a second connection and asks
- * for at most `slots` videos (`sfu_want` low, the rest off), as a page's
+ * for at most `watches` videos (`sfu_want` low, the rest off), as a page's
  * grid does. What it receives is counted, not decrypted (unless `decrypt`),
  * so it sends no NACKs or receiver reports for it. Upload and download are the bytes its two connections' DTLS
  * transports sent and received (SRTP and SRTCP, UDP payload).
@@ -78,7 +78,7 @@ export class LoadParticipant {
   constructor(
     readonly name: string,
     private readonly recording: Recording,
-    private readonly slots: number,
+    private readonly watches: number,
     private readonly decrypt = false,
     /** False: their microphone is muted, sent as Opus DTX (replay.ts). */
     private readonly talking = true,
@@ -158,11 +158,11 @@ export class LoadParticipant {
     this.send({ type: 'answer', to: 'sfu', sdp: pc.localDescription!.sdp, ...(session ? { session } : {}) });
   }
 
-  /** As a grid of `slots` tiles: the first videos low, the others off. */
+  /** As a grid of `watches` tiles: the first videos low, the others off. */
   private want(streams: { kind: string; from: string }[]): void {
     const videos = [...new Set(streams.filter((s) => s.kind === 'video').map((s) => s.from))];
     videos.forEach((from, i) => {
-      const video = i < this.slots ? 'low' : 'off';
+      const video = i < this.watches ? 'low' : 'off';
       if (this.wants.get(from) === video) return;
       this.wants.set(from, video);
       this.send({ type: 'sfu_want', from, video });

@@ -20,17 +20,17 @@ export interface SizeResult {
 const f = (n: number | undefined, digits = 0) => (n === undefined || Number.isNaN(n) ? '-' : n.toFixed(digits));
 
 export function table(results: SizeResult[]): string {
-  const head = ['size', 'load+obs', 'foyer %cpu', 'janus %cpu', 'f+j %cpu', 'foyer MiB', 'janus MiB', 'machine %', 'gen %cpu', 'udp drop %', 'up kbit/s', 'down kbit/s', 'first frame ms', 'obs fps (videos)'];
+  const head = ['size', 'load+obs', 'foyer %cpu', 'janus %cpu', 'f+j %cpu', 'foyer MiB', 'janus MiB', 'machine %', 'gen %cpu', 'gen lag ms', 'udp drop %', 'up kbit/s', 'down kbit/s', 'first frame ms', 'obs fps (videos)'];
   const rows = results.map((r) => {
     const w = r.window;
     const frames = r.firstFrames.map((x) => (x.ok ? f(x.ms) : 'FAILED')).join(',') || '-';
     const fps = w ? w.observerFps.map((x, i) => `${f(x, 1)} (${w.observerVideos[i]})`).join(',') || '-' : '-';
-    return [String(r.size), `${r.load}+${r.observers}`, f(w?.foyerCpu), f(w?.janusCpu), f(w ? w.foyerCpu + w.janusCpu : undefined), f(w?.foyerRssMiB), f(w?.janusRssMiB), f(w?.machineCpu), f(w?.generatorCpu), f(w?.udpDropped, 1), f(w?.uploadKbps), f(w?.downloadKbps), frames, fps];
+    return [String(r.size), `${r.load}+${r.observers}`, f(w?.foyerCpu), f(w?.janusCpu), f(w ? w.foyerCpu + w.janusCpu : undefined), f(w?.foyerRssMiB), f(w?.janusRssMiB), f(w?.machineCpu), f(w?.generatorCpu), f(w?.generatorLagMs), f(w?.udpDropped, 1), f(w?.uploadKbps), f(w?.downloadKbps), frames, fps];
   });
   const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
   const line = (cells: string[]) => cells.map((c, i) => c.padStart(widths[i]!)).join('  ');
   const legend =
-    '%cpu: of one core over the window; machine %: of all cores together (everything running, other users included); gen: this process (load participants); udp drop: datagrams the kernel dropped for full receive buffers, machine-wide (high: the generator could not keep up, down figures too low); ' +
+    '%cpu: of one core over the window; machine %: of all cores together (everything running, other users included); gen: this process (load participants), its CPU and event-loop delay (p99: how late it may answer a key frame request); udp drop: datagrams the kernel dropped for full receive buffers, machine-wide (high: the generator could not keep up, down figures too low); ' +
     'MiB: resident memory at the end; up/down: median per load participant (DTLS bytes: SRTP and SRTCP, without UDP/IP headers); first frame: each observer, from opening the link; obs fps: per remote video decoded.';
   return [line(head), ...rows.map(line), legend].join('\n');
 }
