@@ -92,11 +92,11 @@ export async function observe(browser: Browser, link: string, name: string, time
   await page.addInitScript(slowCamera);
   // tsx names the script's functions with a helper the page lacks.
   if (trace) await page.addInitScript({ content: `window.__name = (f) => f; (${traceJoin.toString()})();` });
-  const profiling = trace ? await startProfile(page) : undefined;
+  if (trace) await startProfile(browser, page);
   await page.goto(`${link}${link.includes('?') ? '&' : '?'}displayName=${encodeURIComponent(name)}`);
   const first = await firstFrame(page, timeoutMs);
   const marks = trace ? await page.evaluate(() => (window as any).joinTrace as string[]).catch(() => []) : [];
-  const profile = profiling ? await stopProfile(profiling) : '';
+  const profile = trace ? await stopProfile(browser, link) : '';
   return { name, context, page, first, ...(trace ? { trace: `${marks.join(' | ')}\n#   ${profile}` } : {}) };
 }
 

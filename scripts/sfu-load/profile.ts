@@ -1,49 +1,51 @@
 /**
  * @module scripts/sfu-load/profile
- * With `--trace`, the observer page's JavaScript CPU profile from opening
- * the link to the first frame (Chromium's profiler over CDP), summed by
- * function: what the page itself spends a join on, beside the network and
- * the SFU. The names are the served bundle's, minified; the figure that
- * matters is the total.
+ * With `--trace`, what the observer page's main thread did from opening
+ * the link to the first frame, from a Chromium timeline trace: its busy
+ * time, and the kinds of work that took it by their own time (scripts,
+ * style and layout, paint), beside the network and the SFU. One trace at
+ * a time per browser: the observers join one after another.
  */
-import type { CDPSession, Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 
-interface ProfileNode {
-  id: number;
-  callFrame: { functionName: string; url: string; lineNumber: number };
-  children?: number[];
-}
-interface Profile {
-  nodes: ProfileNode[];
-  samples: number[];
-  timeDeltas: number[];
-}
-
-export async function startProfile(page: Page): Promise<CDPSession> {
-  const cdp = await page.context().newCDPSession(page);
-  await cdp.send('Profiler.enable');
-  await cdp.send('Profiler.setSamplingInterval', { interval: 200 });
-  await cdp.send('Profiler.start');
-  return cdp;
+interface TraceEvent {
+  name: string;
+  ph: string;
+  pid: number;
+  tid: number;
+  ts: number;
+  dur?: number;
+  args?: { name?: string; data?: { frames?: { url?: string; processId?: number }[] } };
 }
 
-/** The profile's `top` functions by their own time, and the page's total busy time, in one line each. */
-export async function stopProfile(cdp: CDPSession, top = 5): Promise<string> {
-  const { profile } = (await cdp.send('Profiler.stop')) as unknown as { profile: Profile };
-  await cdp.detach().catch(() => {});
-  const byId = new Map(profile.nodes.map((n) => [n.id, n]));
-  const self = new Map<string, number>();
+export async function startProfile(browser: Browser, page: Page): Promise<void> {
+  await browser.startTracing(page, { categories: ['devtools.timeline', 'disabled-by-default-devtools.timeline', 'v8.execute'] });
+}
+
+/** The renderer main thread of the page at `link`: its busy time and the `top` kinds of work, in a few lines. */
+export async function stopProfile(browser: Browser, link: string, top = 8): Promise<string> {
+  const { traceEvents: events } = JSON.parse((await browser.stopTracing()).toString('utf8')) as { traceEvents: TraceEvent[] };
+  const path = new URL(link).pathname;
+  const started = events.find((e) => e.name === 'TracingStartedInBrowser');
+  const pid = started?.args?.data?.frames?.find((f) => f.url && new URL(f.url).pathname === path)?.processId;
+  const main = events.find((e) => e.ph === 'M' && e.name === 'thread_name' && e.args?.name === 'CrRendererMain' && (pid === undefined || e.pid === pid));
+  if (!main) return 'no main thread found in the trace';
+  const slices = events
+    .filter((e) => e.pid === main.pid && e.tid === main.tid && e.ph === 'X' && e.dur !== undefined)
+    .sort((a, b) => a.ts - b.ts || b.dur! - a.dur!);
+  // Own time: a slice's length less the slices nested in it.
+  const own = new Map<string, number>();
+  const stack: { end: number; name: string }[] = [];
   let busy = 0;
-  profile.samples.forEach((id, i) => {
-    const node = byId.get(id)!;
-    const ms = (profile.timeDeltas[i] ?? 0) / 1000;
-    const { functionName, url, lineNumber } = node.callFrame;
-    if (functionName === '(idle)' || functionName === '(program)') return;
-    busy += ms;
-    const where = url ? `${url.replace(/^.*\/(?=[^/]+\/[^/]+$)/, '')}:${lineNumber + 1}` : '';
-    const key = `${functionName || '(anonymous)'} ${where}`.trim();
-    self.set(key, (self.get(key) ?? 0) + ms);
-  });
-  const lines = [...self].sort((a, b) => b[1] - a[1]).slice(0, top).map(([k, ms]) => `${ms.toFixed(0).padStart(5)} ms  ${k}`);
-  return [`JavaScript busy ${busy.toFixed(0)} ms, by own time:`, ...lines].join('\n#   ');
+  for (const s of slices) {
+    while (stack.length && stack.at(-1)!.end <= s.ts) stack.pop();
+    const end = s.ts + s.dur!;
+    const parent = stack.at(-1);
+    if (parent) own.set(parent.name, (own.get(parent.name) ?? 0) - Math.min(s.dur!, parent.end - s.ts));
+    else busy += s.dur!;
+    own.set(s.name, (own.get(s.name) ?? 0) + s.dur!);
+    stack.push({ end, name: s.name });
+  }
+  const lines = [...own].sort((a, b) => b[1] - a[1]).slice(0, top).map(([name, us]) => `${(us / 1000).toFixed(0).padStart(5)} ms  ${name}`);
+  return [`main thread busy ${(busy / 1000).toFixed(0)} ms, by own time:`, ...lines].join('\n#   ');
 }

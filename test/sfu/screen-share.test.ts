@@ -126,7 +126,13 @@ describe('a screen shared through the SFU (Chromium, a local Janus)', { skip, ti
     const [ann, bob, cat] = await Promise.all([arrive('Ann'), arrive('Bob'), arrive('Cat')]);
     const annId = await selfId(ann);
     const viewers = [bob, cat];
-    for (const p of people) await waitForParticipants(p.page, ['Ann', 'Bob', 'Cat'], WAIT);
+    for (const p of people) {
+      await waitForParticipants(p.page, ['Ann', 'Bob', 'Cat'], WAIT).catch(async (error: Error) => {
+        // What each page holds: a list that never came together says more than the timeout.
+        const seen = await Promise.all(people.map((q) => q.page.evaluate(() => ({ participants: (window as any).foyer.participants(), path: (window as any).foyer.mediaPath() })).catch((e: Error) => e.message)));
+        throw new Error(`${p.name} did not list all three: ${error.message}; ${people.map((q, i) => `${q.name}: ${JSON.stringify(seen[i])}`).join('; ')}`);
+      });
+    }
     // Everyone on the SFU, each handed over (its two connections only), decoding Ann's camera.
     await Promise.all(people.map(async (p) => {
       let path: { mode: string; connections: number; sfu: { viaSfu: string[] } | null } | undefined;
