@@ -60,15 +60,16 @@ function traceJoin(): void {
         const seen = new Set<string>();
         const poll = setInterval(async () => {
           const stats = await this.getStats().catch(() => undefined);
-          let bytes = 0, received = 0, decoded = 0, plis = 0;
+          let bytes = 0, received = 0, decoded = 0, plis = 0, audio = 0;
           stats?.forEach((r: any) => {
+            if (r.type === 'inbound-rtp' && r.kind === 'audio') audio += r.bytesReceived ?? 0;
             if (r.type !== 'inbound-rtp' || r.kind !== 'video') return;
             bytes += r.bytesReceived ?? 0;
             received += r.framesReceived ?? 0;
             decoded += r.framesDecoded ?? 0;
             plis += r.pliCount ?? 0;
           });
-          for (const [what, n] of [['video bytes', bytes], ['frames received', received], ['frames decoded', decoded], ['PLI sent', plis]] as const)
+          for (const [what, n] of [['audio bytes', audio], ['video bytes', bytes], ['frames received', received], ['frames decoded', decoded], ['PLI sent', plis]] as const)
             if (n > 0 && !seen.has(what)) {
               seen.add(what);
               mark(`pc${k} ${what}`);
