@@ -64,8 +64,9 @@ export async function startSfuMeeting(tuning?: typeof FAST): Promise<SfuMeeting>
 /**
  * Each camera runs at a few frames a second (at the page's own size, so simulcast still makes its layers):
  * all the assertions need, and the pages' encoders and decoders stay within reach of a loaded machine.
+ * `tone`: the microphone plays a steady tone, someone the others see speak.
  */
-export function slowCamera(options?: { lean?: boolean }): void {
+export function slowCamera(options?: { lean?: boolean; tone?: boolean }): void {
   // Counted too: the connections a page made, so that a test can tell that none was rebuilt; and those of the
   // mesh (sending and receiving on one connection, where the SFU's send only or receive only).
   const Made = window.RTCPeerConnection;
@@ -92,11 +93,28 @@ export function slowCamera(options?: { lean?: boolean }): void {
   const original = devices.getUserMedia.bind(devices);
   // Lean: a small camera at fewer frames, and no microphone (the page goes on without one), for many pages at once.
   const lean = options?.lean === true;
-  devices.getUserMedia = (constraints?: MediaStreamConstraints) => {
+  devices.getUserMedia = async (constraints?: MediaStreamConstraints) => {
     const video = constraints?.video;
-    if (lean && !video) return Promise.reject(new DOMException('No microphone here.', 'NotFoundError'));
+    if (lean && !video) throw new DOMException('No microphone here.', 'NotFoundError');
     const size = lean ? { width: { max: 320 }, height: { max: 240 }, frameRate: { max: 4 } } : { frameRate: { max: 8 } };
-    return original(video ? { ...constraints, ...(lean ? { audio: false } : {}), video: { ...(typeof video === 'object' ? video : {}), ...size } } : constraints);
+    const stream = await original(video ? { ...constraints, ...(lean ? { audio: false } : {}), video: { ...(typeof video === 'object' ? video : {}), ...size } } : constraints);
+    if (!options?.tone || !constraints?.audio) return stream;
+    // A steady tone instead of the fake device's beeps, which the microphone's noise suppression learns to take out.
+    for (const track of stream.getAudioTracks()) {
+      stream.removeTrack(track);
+      track.stop();
+    }
+    const context = new AudioContext();
+    const oscillator = context.createOscillator();
+    const gain = context.createGain();
+    gain.gain.value = 0.3;
+    const out = context.createMediaStreamDestination();
+    oscillator.connect(gain).connect(out);
+    oscillator.start();
+    // Held by the page: a graph nothing refers to is collected, and the tone goes silent.
+    ((window as any).tones ??= []).push({ context, oscillator, gain, out });
+    stream.addTrack(out.stream.getAudioTracks()[0]!);
+    return stream;
   };
 }
 
@@ -104,7 +122,7 @@ export function slowCamera(options?: { lean?: boolean }): void {
 export const ACTION_TIMEOUT_MS = 120_000;
 
 /** Sets up a page of an SFU suite: the camera of slowCamera (`lean` as there), and long action timeouts. */
-export function sfuPage(options?: { lean?: boolean }): (page: Page) => Promise<void> {
+export function sfuPage(options?: { lean?: boolean; tone?: boolean }): (page: Page) => Promise<void> {
   return async (page) => {
     page.setDefaultTimeout(ACTION_TIMEOUT_MS);
     await page.addInitScript(slowCamera, options);

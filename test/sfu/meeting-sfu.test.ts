@@ -62,7 +62,8 @@ describe('meetings through the SFU (Chromium, a local Janus)', { skip, timeout: 
 
   async function arrive(name: string): Promise<Person> {
     const via = name === 'Ann' ? url.replace(server.origin, `http://127.0.0.1:${proxy.port}`) : url;
-    const p = await openParticipant(browser, via, { setup: sfuPage() });
+    // Cat's microphone plays a steady tone: someone the others must see speak.
+    const p = await openParticipant(browser, via, { setup: sfuPage({ tone: name === 'Cat' }) });
     await joinAs(p.page, name, WAIT);
     // A page that reloads loses this mark.
     await p.page.evaluate(() => ((window as any).notReloaded = true));
@@ -108,6 +109,11 @@ describe('meetings through the SFU (Chromium, a local Janus)', { skip, timeout: 
     sampling = false;
     await sampler;
     figures.longestFreezeDuringMoveMs = longest;
+    // Who speaks, as the others' pages read it from their subscriptions: Cat, whose microphone plays a tone.
+    const catId = await selfId(cat);
+    for (const p of [ann, bob]) {
+      await waitUntil(`${p.name} seeing Cat speak`, async () => p.page.evaluate((id) => document.querySelector(`.tile[data-id="${id}"]`)?.classList.contains('speaking') || undefined, catId), { timeout: WAIT });
+    }
     for (const p of [ann, bob, cat]) assert.equal(await p.page.evaluate(() => (window as any).notReloaded), true, `${p.name} did not reload`);
   });
 
@@ -123,6 +129,11 @@ describe('meetings through the SFU (Chromium, a local Janus)', { skip, timeout: 
     for (const p of watchers) await decodesEveryone(p, people.length - 1, 5);
     figures.videoBackAfterKillMs = Date.now() - killedAt;
     for (const p of people) assert.equal(await p.page.evaluate(() => (window as any).notReloaded), true, `${p.name} did not reload`);
+    // Sound too: Cat's tone, heard by the others.
+    const catId = await selfId(people[2]!);
+    for (const p of [people[0]!, people[1]!]) {
+      await waitUntil(`${p.name} hearing Cat again`, async () => p.page.evaluate((id) => document.querySelector(`.tile[data-id="${id}"]`)?.classList.contains('speaking') || undefined, catId), { timeout: WAIT });
+    }
   });
 
   it('keeps media flowing through the SFU while a socket is cut, and resumes that participant on the same connections', async () => {
