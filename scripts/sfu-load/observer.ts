@@ -54,11 +54,17 @@ function traceJoin(): void {
       const k = ++n;
       mark(`pc${k} made`);
       this.addEventListener('connectionstatechange', () => mark(`pc${k} ${this.connectionState}`));
-      // Once connected: when the first video packets, received frames and decoded frames came (network, key frame, decoder).
+      // Once a receiving connection is connected: when its first audio and video packets, received frames and
+      // decoded frames came (network, key frame, decoder). Every 50 ms, one reading at a time, and only until the
+      // first frame: the readings take the page's main thread too, which traced joins then count.
+      let polled = false;
       this.addEventListener('connectionstatechange', () => {
-        if (this.connectionState !== 'connected') return;
+        const receiving = this.getTransceivers().some((t) => t.direction === 'recvonly');
+        if (this.connectionState !== 'connected' || !receiving || polled) return;
+        polled = true;
         const seen = new Set<string>();
-        const poll = setInterval(async () => {
+        const until = performance.now() + 15_000;
+        const poll = async (): Promise<void> => {
           const stats = await this.getStats().catch(() => undefined);
           let bytes = 0, received = 0, decoded = 0, plis = 0, audio = 0;
           stats?.forEach((r: any) => {
@@ -69,14 +75,14 @@ function traceJoin(): void {
             decoded += r.framesDecoded ?? 0;
             plis += r.pliCount ?? 0;
           });
-          for (const [what, n] of [['audio bytes', audio], ['video bytes', bytes], ['frames received', received], ['frames decoded', decoded], ['PLI sent', plis]] as const)
-            if (n > 0 && !seen.has(what)) {
+          for (const [what, count] of [['audio bytes', audio], ['video bytes', bytes], ['frames received', received], ['frames decoded', decoded], ['PLI sent', plis]] as const)
+            if (count > 0 && !seen.has(what)) {
               seen.add(what);
               mark(`pc${k} ${what}`);
             }
-          if (decoded > 0 || !stats) clearInterval(poll);
-        }, 25);
-        setTimeout(() => clearInterval(poll), 15_000);
+          if (decoded === 0 && stats && performance.now() < until) setTimeout(poll, 50);
+        };
+        void poll();
       });
       let tracks = 0;
       this.addEventListener('track', () => {
@@ -94,10 +100,16 @@ export async function observe(browser: Browser, link: string, name: string, time
   // tsx names the script's functions with a helper the page lacks.
   if (trace) await page.addInitScript({ content: `window.__name = (f) => f; (${traceJoin.toString()})();` });
   if (trace) await startProfile(browser, page);
-  await page.goto(`${link}${link.includes('?') ? '&' : '?'}displayName=${encodeURIComponent(name)}`);
-  const first = await firstFrame(page, timeoutMs);
+  let first: FirstFrame;
+  let profile = '';
+  try {
+    await page.goto(`${link}${link.includes('?') ? '&' : '?'}displayName=${encodeURIComponent(name)}`);
+    first = await firstFrame(page, timeoutMs);
+  } finally {
+    // Always stopped: a trace left running would refuse the next observer's.
+    if (trace) profile = await stopProfile(browser, link);
+  }
   const marks = trace ? await page.evaluate(() => (window as any).joinTrace as string[]).catch(() => []) : [];
-  const profile = trace ? await stopProfile(browser, link) : '';
   return { name, context, page, first, ...(trace ? { trace: `${marks.join(' | ')}\n#   ${profile}` } : {}) };
 }
 

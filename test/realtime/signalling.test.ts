@@ -209,6 +209,28 @@ describe('signalling over /ws', () => {
     }
   });
 
+  it('tells an arrival of someone who joined between its read of the list and its welcome', async () => {
+    const { meeting, people } = await meetingWith('Ann');
+    const [ann] = people as [TestClient];
+    // Right after Bob's join commits, before he is welcomed: Cat joins (on another instance, as far as this one knows).
+    let injected = false;
+    const stop = fe.ctx.events.subscribe((event) => {
+      if (injected || event.type !== 'participant.joined' || event.displayName !== 'Bob') return;
+      injected = true;
+      fe.ctx.events.publish([{ ...event, participantId: randomUUID(), displayName: 'Cat', host: false, at: new Date(event.at.getTime() + 1) }]);
+    });
+    try {
+      const bob = await connect();
+      const welcome = await bob.join({ meetingId: meeting.id }, 'Bob');
+      assert.ok(injected);
+      assert.deepEqual(welcome.participants.map((p: { name: string }) => p.name), ['Ann', 'Bob'], 'his welcome is what he read');
+      await ann.participantsBecome(['Ann', 'Bob', 'Cat']);
+      await bob.participantsBecome(['Ann', 'Bob', 'Cat']);
+    } finally {
+      stop();
+    }
+  });
+
   it('notices a connection that stops answering pings within seconds', async () => {
     const meeting = await createMeeting(fe.ctx, operatorActor(fe.org), {});
     const ann = await connect();

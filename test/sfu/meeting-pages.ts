@@ -91,6 +91,9 @@ export function slowCamera(options?: { lean?: boolean; tone?: boolean }): void {
   // Firefox runs init scripts in its first about:blank too, which has no media devices.
   if (!devices) return;
   const original = devices.getUserMedia.bind(devices);
+  // One tone per page, whatever the number of requests: each gets a copy of its track. (Built inline: a named
+  // helper would be wrapped by the test bundle's keepNames in a function the page does not have.)
+  let toneTrack: MediaStreamTrack | undefined;
   // Lean: a small camera at fewer frames, and no microphone (the page goes on without one), for many pages at once.
   const lean = options?.lean === true;
   devices.getUserMedia = async (constraints?: MediaStreamConstraints) => {
@@ -98,22 +101,25 @@ export function slowCamera(options?: { lean?: boolean; tone?: boolean }): void {
     if (lean && !video) throw new DOMException('No microphone here.', 'NotFoundError');
     const size = lean ? { width: { max: 320 }, height: { max: 240 }, frameRate: { max: 4 } } : { frameRate: { max: 8 } };
     const stream = await original(video ? { ...constraints, ...(lean ? { audio: false } : {}), video: { ...(typeof video === 'object' ? video : {}), ...size } } : constraints);
-    if (!options?.tone || !constraints?.audio) return stream;
+    if (!options?.tone || stream.getAudioTracks().length === 0) return stream;
     // A steady tone instead of the fake device's beeps, which the microphone's noise suppression learns to take out.
     for (const track of stream.getAudioTracks()) {
       stream.removeTrack(track);
       track.stop();
     }
-    const context = new AudioContext();
-    const oscillator = context.createOscillator();
-    const gain = context.createGain();
-    gain.gain.value = 0.3;
-    const out = context.createMediaStreamDestination();
-    oscillator.connect(gain).connect(out);
-    oscillator.start();
-    // Held by the page: a graph nothing refers to is collected, and the tone goes silent.
-    ((window as any).tones ??= []).push({ context, oscillator, gain, out });
-    stream.addTrack(out.stream.getAudioTracks()[0]!);
+    if (!toneTrack) {
+      const context = new AudioContext();
+      const oscillator = context.createOscillator();
+      const gain = context.createGain();
+      gain.gain.value = 0.3;
+      const out = context.createMediaStreamDestination();
+      oscillator.connect(gain).connect(out);
+      oscillator.start();
+      // Held by the page: a graph nothing refers to is collected, and the tone goes silent.
+      (window as any).toneGraph = { context, oscillator, gain, out };
+      toneTrack = out.stream.getAudioTracks()[0]!;
+    }
+    stream.addTrack(toneTrack.clone());
     return stream;
   };
 }

@@ -113,11 +113,12 @@ export class ParticipantSession implements Session, Participating, ParticipantRo
     // Already on the SFU: the page goes there at once, without mesh offers to everyone first (the `use` that follows says it again).
     const sfu = connection.services.sfu;
     const onSfu = sfu !== undefined && (connection.services.sfuPlaces.uses(entered.place) || entered.participants.length >= sfu.fromParticipants);
+    const participants = entered.participants.map((p) => participantView({ ...p, hand: raised.has(p.id) }));
     connection.send({
       type: 'welcome',
       you: participantView(entered.you),
       place: { kind: entered.place.kind === 'meeting' ? 'meeting' : 'room', title: entered.title },
-      participants: entered.participants.map((p) => participantView({ ...p, hand: raised.has(p.id) })),
+      participants,
       host: entered.host,
       locked: entered.locked,
       chatOff: entered.chatOff,
@@ -130,7 +131,12 @@ export class ParticipantSession implements Session, Participating, ParticipantRo
       ...(onSfu ? { sfu: true } : {}),
     });
     if (entered.host) connection.send({ type: 'knocks', knocks: entered.knocks.map(knockView) });
+    const held = participantLists.entries(entered.place);
     participantLists.hold(entered.place, entered.participants, since);
+    // A list held here already went on without this participant while the join read its own: deltas applied
+    // in between (someone else arriving) were pushed before this session was registered. It hears the list now.
+    const now = held?.map(participantView);
+    if (now && JSON.stringify(now) !== JSON.stringify(participants)) connection.send({ type: 'participants', participants: now });
     connection.services.sfuPlaces.counted(entered.place, participantLists.entries(entered.place)?.length ?? entered.participants.length);
     return session;
   }
