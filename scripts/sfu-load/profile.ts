@@ -25,10 +25,10 @@ export async function startProfile(browser: Browser, page: Page): Promise<void> 
 /** The renderer main thread of the page at `link`: its busy time and the `top` kinds of work, in a few lines. */
 export async function stopProfile(browser: Browser, link: string, top = 8): Promise<string> {
   const { traceEvents: events } = JSON.parse((await browser.stopTracing()).toString('utf8')) as { traceEvents: TraceEvent[] };
-  // The renderer that parsed the meeting page: tracing starts on about:blank, and other pages of the browser
-  // (an observer staying in the meeting) have renderers of their own.
-  const path = new URL(link).pathname;
-  const parsed = events.find((e) => e.name === 'ParseHTML' && URL.canParse(e.args?.beginData?.url ?? '') && new URL(e.args!.beginData!.url!).pathname === path);
+  // The renderer that parsed a page of Foyer's during the trace (the link may redirect): tracing starts on
+  // about:blank, and the pages opened before it (an observer staying in the meeting) parsed theirs earlier.
+  const origin = new URL(link).origin;
+  const parsed = events.find((e) => e.name === 'ParseHTML' && URL.canParse(e.args?.beginData?.url ?? '') && new URL(e.args!.beginData!.url!).origin === origin);
   if (!parsed) return 'the meeting page was not found in the trace';
   const main = events.find((e) => e.ph === 'M' && e.name === 'thread_name' && e.args?.name === 'CrRendererMain' && e.pid === parsed.pid && e.tid === parsed.tid);
   if (!main) return 'no main thread found in the trace';
