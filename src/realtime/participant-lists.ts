@@ -94,6 +94,21 @@ export class ParticipantLists {
     if (this.install(held, key, participants, since)) this.changed(place, held.entries);
   }
 
+  /**
+   * `participants`, read from the database after `since` was marked, with
+   * the deltas received since then applied and the hands known here: what
+   * a participant entering now is welcomed with. The list held here is no
+   * use for that (it may not know the newcomer's own join yet), nor is the
+   * read alone (a delta applied while it was read, someone arriving at the
+   * same time, was pushed before the newcomer could hear it).
+   */
+  caughtUp(place: PlaceRef, participants: Participant[], since: number): ListedParticipant[] {
+    const key = placeKey(place);
+    const entries = this.fromRead(this.held.get(key)?.entries ?? [], participants);
+    for (const r of this.received.get(key) ?? []) if (r.n > since) applyTo(entries, r.change);
+    return entries;
+  }
+
   /** The last participant of `place` on this instance left: its list is no longer kept. */
   release(place: PlaceRef): void {
     this.held.delete(placeKey(place));
@@ -133,15 +148,18 @@ export class ParticipantLists {
 
   /** Replaces the list with a read, then replays the deltas received since `since`; returns whether the replay changed it. */
   private install(held: Held, key: string, participants: Participant[], since: number): boolean {
-    // Hands are not in the database: those known here stay with their participants.
-    const raised = new Set(held.entries.filter((e) => e.hand).map((e) => e.id));
-    const read = participants.map(listedParticipant).map((e) => (raised.has(e.id) ? { ...e, hand: true } : e));
-    held.entries.splice(0, held.entries.length, ...read.sort(byArrival));
+    held.entries.splice(0, held.entries.length, ...this.fromRead(held.entries, participants));
     // Deltas of the read's time are gone already (a read slower than KEEP_MS): read again.
     if (since < this.forgottenUpTo) void this.refreshAll(() => {});
     let changed = false;
     for (const r of this.received.get(key) ?? []) if (r.n > since) changed = applyTo(held.entries, r.change) || changed;
     return changed;
+  }
+
+  /** A read as a list, oldest first; hands are not in the database: those `known` here stay with their participants. */
+  private fromRead(known: readonly ListedParticipant[], participants: Participant[]): ListedParticipant[] {
+    const raised = new Set(known.filter((e) => e.hand).map((e) => e.id));
+    return participants.map(listedParticipant).map((e) => (raised.has(e.id) ? { ...e, hand: true } : e)).sort(byArrival);
   }
 
   private prune(now: number): void {

@@ -48,6 +48,21 @@ describe('participant lists held by deltas', () => {
     assert.deepEqual(pushed.at(-1)!.ids, ['a', 'c']);
   });
 
+  it('brings a newcomer’s read up to date for its welcome, with the hands known here, whether or not its place is held', () => {
+    const { participantLists, pushed } = listsWith(() => []);
+    participantLists.hold(place, [participant('ann', 10)], participantLists.mark());
+    participantLists.apply(place, { kind: 'hand', participantId: 'ann', raised: true });
+    const since = participantLists.mark();
+    // While Bob's join reads: Cat joins. The held list hears of her before Bob is there to.
+    participantLists.apply(place, { kind: 'joined', participant: entry('cat', 30) });
+    const welcome = participantLists.caughtUp(place, [participant('ann', 10), participant('bob', 20)], since);
+    assert.deepEqual(welcome.map((e) => [e.id, e.hand === true]), [['ann', true], ['bob', false], ['cat', false]]);
+    assert.deepEqual(participantLists.entries(place)!.map((e) => e.id), ['ann', 'cat'], 'the held list is left as it was');
+    const pushes = pushed.length;
+    assert.deepEqual(participantLists.caughtUp(other, [participant('dan', 40)], since).map((e) => e.id), ['dan']);
+    assert.equal(pushed.length, pushes, 'nothing is pushed');
+  });
+
   it('replays the deltas that arrived while a list was read, so none is lost or undone', () => {
     const { participantLists, pushed } = listsWith(() => []);
     const since = participantLists.mark();

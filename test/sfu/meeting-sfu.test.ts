@@ -60,6 +60,10 @@ describe('meetings through the SFU (Chromium, a local Janus)', { skip, timeout: 
     await meeting?.close();
   });
 
+  /** Whether `viewer` shows `id` speaking (the ring on their tile, from the levels its subscription reads). */
+  const seesSpeaking = (viewer: Person, id: string): Promise<true | undefined> =>
+    viewer.page.evaluate((who) => document.querySelector(`.tile[data-id="${who}"]`)?.classList.contains('speaking') || undefined, id);
+
   async function arrive(name: string): Promise<Person> {
     const via = name === 'Ann' ? url.replace(server.origin, `http://127.0.0.1:${proxy.port}`) : url;
     // Cat's microphone plays a steady tone: someone the others must see speak.
@@ -112,7 +116,7 @@ describe('meetings through the SFU (Chromium, a local Janus)', { skip, timeout: 
     // Who speaks, as the others' pages read it from their subscriptions: Cat, whose microphone plays a tone.
     const catId = await selfId(cat);
     for (const p of [ann, bob]) {
-      await waitUntil(`${p.name} seeing Cat speak`, async () => p.page.evaluate((id) => document.querySelector(`.tile[data-id="${id}"]`)?.classList.contains('speaking') || undefined, catId), { timeout: WAIT });
+      await waitUntil(`${p.name} seeing Cat speak`, () => seesSpeaking(p, catId), { timeout: WAIT });
     }
     for (const p of [ann, bob, cat]) assert.equal(await p.page.evaluate(() => (window as any).notReloaded), true, `${p.name} did not reload`);
   });
@@ -132,7 +136,7 @@ describe('meetings through the SFU (Chromium, a local Janus)', { skip, timeout: 
     // Sound too: Cat's tone, heard by the others.
     const catId = await selfId(people[2]!);
     for (const p of [people[0]!, people[1]!]) {
-      await waitUntil(`${p.name} hearing Cat again`, async () => p.page.evaluate((id) => document.querySelector(`.tile[data-id="${id}"]`)?.classList.contains('speaking') || undefined, catId), { timeout: WAIT });
+      await waitUntil(`${p.name} hearing Cat again`, () => seesSpeaking(p, catId), { timeout: WAIT });
     }
   });
 

@@ -108,12 +108,12 @@ export class ParticipantSession implements Session, Participating, ParticipantRo
       // Host powers that did not come back (another member's socket, a sign-out meanwhile) leave everyone's lists too.
       if (!entered.host) connection.services.publish({ t: 'presence', place: entered.place, change: { kind: 'unhosted', participantId: session.id } });
     }
-    // Hands are known only to the lists held from deltas (never stored); a list not held here yet learns them as its participants announce them again.
-    const raised = new Set((participantLists.entries(entered.place) ?? []).filter((e) => e.hand).map((e) => e.id));
+    // The join's read with whatever changed while it ran (someone arriving at the same moment), hands included
+    // (known only to the lists held from deltas; a list not held here yet learns them as they are announced again).
+    const participants = participantLists.caughtUp(entered.place, entered.participants, since).map(participantView);
     // Already on the SFU: the page goes there at once, without mesh offers to everyone first (the `use` that follows says it again).
     const sfu = connection.services.sfu;
-    const onSfu = sfu !== undefined && (connection.services.sfuPlaces.uses(entered.place) || entered.participants.length >= sfu.fromParticipants);
-    const participants = entered.participants.map((p) => participantView({ ...p, hand: raised.has(p.id) }));
+    const onSfu = sfu !== undefined && (connection.services.sfuPlaces.uses(entered.place) || participants.length >= sfu.fromParticipants);
     connection.send({
       type: 'welcome',
       you: participantView(entered.you),
@@ -131,12 +131,7 @@ export class ParticipantSession implements Session, Participating, ParticipantRo
       ...(onSfu ? { sfu: true } : {}),
     });
     if (entered.host) connection.send({ type: 'knocks', knocks: entered.knocks.map(knockView) });
-    const held = participantLists.entries(entered.place);
     participantLists.hold(entered.place, entered.participants, since);
-    // A list held here already went on without this participant while the join read its own: deltas applied
-    // in between (someone else arriving) were pushed before this session was registered. It hears the list now.
-    const now = held?.map(participantView);
-    if (now && JSON.stringify(now) !== JSON.stringify(participants)) connection.send({ type: 'participants', participants: now });
     connection.services.sfuPlaces.counted(entered.place, participantLists.entries(entered.place)?.length ?? entered.participants.length);
     return session;
   }
