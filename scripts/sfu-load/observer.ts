@@ -6,7 +6,7 @@
  * the first decoded and painted remote frame (scripts/first-frame.ts: a
  * failed join is a failure, never a time) and the frame rate it decodes.
  */
-import { startProfile, stopProfile } from './profile.ts';
+import { startTimeline, stopTimeline } from './timeline.ts';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { slowCamera } from '../../test/sfu/meeting-pages.ts';
 import { firstFrame, type FirstFrame } from '../first-frame.ts';
@@ -99,18 +99,18 @@ export async function observe(browser: Browser, link: string, name: string, time
   await page.addInitScript(slowCamera);
   // tsx names the script's functions with a helper the page lacks.
   if (trace) await page.addInitScript({ content: `window.__name = (f) => f; (${traceJoin.toString()})();` });
-  if (trace) await startProfile(browser, page);
+  if (trace) await startTimeline(browser, page);
   let first: FirstFrame;
-  let profile = '';
+  let timeline = '';
   try {
     await page.goto(`${link}${link.includes('?') ? '&' : '?'}displayName=${encodeURIComponent(name)}`);
     first = await firstFrame(page, timeoutMs);
   } finally {
     // Always stopped: a trace left running would refuse the next observer's.
-    if (trace) profile = await stopProfile(browser, link);
+    if (trace) timeline = await stopTimeline(browser, link);
   }
   const marks = trace ? await page.evaluate(() => (window as any).joinTrace as string[]).catch(() => []) : [];
-  return { name, context, page, first, ...(trace ? { trace: `${marks.join(' | ')}\n#   ${profile}` } : {}) };
+  return { name, context, page, first, ...(trace ? { trace: `${marks.join(' | ')}\n#   ${timeline}` } : {}) };
 }
 
 export async function framesDecoded(o: Observer): Promise<Record<string, number>> {

@@ -1,5 +1,5 @@
 /**
- * @module scripts/sfu-load/profile
+ * @module scripts/sfu-load/timeline
  * With `--trace`, what the observer page's main thread did from opening
  * the link to the first frame, from a Chromium timeline trace: its busy
  * time, and the kinds of work that took it by their own time (scripts,
@@ -18,12 +18,12 @@ interface TraceEvent {
   args?: { name?: string; beginData?: { url?: string } };
 }
 
-export async function startProfile(browser: Browser, page: Page): Promise<void> {
+export async function startTimeline(browser: Browser, page: Page): Promise<void> {
   await browser.startTracing(page, { categories: ['devtools.timeline', 'disabled-by-default-devtools.timeline', 'v8.execute'] });
 }
 
 /** The renderer main thread of the page at `link`: its busy time and the `top` kinds of work, in a few lines. */
-export async function stopProfile(browser: Browser, link: string, top = 8): Promise<string> {
+export async function stopTimeline(browser: Browser, link: string, top = 8): Promise<string> {
   const { traceEvents: events } = JSON.parse((await browser.stopTracing()).toString('utf8')) as { traceEvents: TraceEvent[] };
   // The renderer that parsed a page of Foyer's during the trace (the link may redirect): tracing starts on
   // about:blank, and the pages opened before it (an observer staying in the meeting) parsed theirs earlier.
