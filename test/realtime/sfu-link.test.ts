@@ -7,9 +7,9 @@
  */
 import assert from 'node:assert/strict';
 import { EventEmitter } from 'node:events';
-import { describe, it } from 'node:test';
+import { describe, it, mock } from 'node:test';
 import type { JanusServer } from '../../src/sfu/janus-server.ts';
-import { SfuLink } from '../../src/realtime/sessions/sfu-link.ts';
+import { SFU_OFFER_RATE, SfuLink } from '../../src/realtime/sessions/sfu-link.ts';
 import type { IceCandidate, ServerMessage } from '../../src/realtime/protocol.ts';
 import type { SfuRouting } from '../../src/realtime/session.ts';
 
@@ -117,6 +117,34 @@ describe('SFU link', () => {
     link.ice(candidate('0'), '111');
     await idle();
     assert.deepEqual(janus.handles[0]!.trickled, []);
+  });
+
+  it('holds a page that keeps offering new connections to a few at once, then one at the offer rate, the newest each time', async (t) => {
+    t.after(() => mock.timers.reset());
+    mock.timers.enable({ apis: ['setTimeout', 'Date'] });
+    const janus = fakeJanus();
+    const { link, sent, idle } = linkOn(janus.server);
+    const joins = () => janus.handles.filter((h) => h.steps.includes('join')).length;
+    const answered = () => sent.filter((m) => m.type === 'answer').map((m) => (m as { session?: string }).session);
+    for (let i = 1; i <= SFU_OFFER_RATE.burst; i++) {
+      link.offer(offerOf(String(i)));
+      await idle();
+    }
+    assert.equal(joins(), SFU_OFFER_RATE.burst, 'the burst went through at once');
+    // Two more right away: the first waits for a token, and is overtaken by the second while it waits.
+    link.offer(offerOf('7'));
+    link.offer(offerOf('8'));
+    link.ice(candidate('0'), '8');
+    const settled = () => new Promise((resolve) => setImmediate(resolve));
+    await settled();
+    mock.timers.tick(SFU_OFFER_RATE.everyMs - 1);
+    await settled();
+    assert.equal(joins(), SFU_OFFER_RATE.burst, 'nothing more before a token');
+    mock.timers.tick(1);
+    await idle();
+    assert.equal(joins(), SFU_OFFER_RATE.burst + 1);
+    assert.deepEqual(answered().slice(SFU_OFFER_RATE.burst), ['8'], 'the newest offer published, the older skipped');
+    assert.deepEqual(janus.handles.at(-1)!.steps, ['join', 'trickle'], 'its candidate came after it');
   });
 
   describe('joined ahead of the page’s first offer (prepare)', () => {

@@ -48,6 +48,8 @@ function fakeJanus(publishing: Set<number>) {
   /** Each configure request's streams; one naming `refusedMid` fails whole, as Janus refuses an m-line it no longer has. */
   const configures: Array<Array<{ mid: string; send: boolean; substream?: number }>> = [];
   let refusedMid: string | undefined;
+  /** The browser's answers passed on. */
+  let answers = 0;
   const handle = {
     streams: [],
     on() {},
@@ -55,14 +57,14 @@ function fakeJanus(publishing: Set<number>) {
     detach: () => Promise.resolve(),
     joinSubscriber: ({ streams }: { streams: Spec[] }) => request(streams),
     update: ({ subscribe, unsubscribe }: { subscribe?: Spec[]; unsubscribe?: Spec[] }) => request(subscribe, unsubscribe),
-    start: () => Promise.resolve({}),
+    start: () => Promise.resolve(void (answers += 1)),
     configure: ({ streams }: { streams: Array<{ mid: string; send: boolean; substream?: number }> }) => {
       configures.push(streams);
       return streams.some((s) => s.mid === refusedMid) ? Promise.reject(new Error('No such mid')) : Promise.resolve({});
     },
   };
   const server = { attach: () => Promise.resolve(handle) } as unknown as JanusServer;
-  return { server, requests, trickled, configures, refuse: (mid: string) => (refusedMid = mid), failNext: (error: Error) => (failNext = error) };
+  return { server, requests, trickled, configures, answers: () => answers, refuse: (mid: string) => (refusedMid = mid), failNext: (error: Error) => (failNext = error) };
 }
 
 function link(server: JanusServer, wants = new Map<string, 'high' | 'low' | 'off'>(), videoSlots = 9) {
@@ -102,6 +104,24 @@ describe('SFU subscription', () => {
     assert.deepEqual(janus.requests.map((r) => r.add), [[11, 12]]);
     assert.deepEqual(whoIsCarried(sent), ['ann', 'bob']);
     assert.equal(sent.filter((m) => m.type === 'offer').length, 1);
+    subscription.stop();
+  });
+
+  it('passes Janus one answer per offer, and none beyond: a page that keeps answering costs Janus nothing', async () => {
+    const janus = fakeJanus(new Set([11, 12]));
+    const { value, sent } = link(janus.server);
+    const subscription = new SfuSubscription(value, () => 10);
+    subscription.publishers([publisher(11, 'ann')] as never);
+    await value.idle();
+    const session = (sent.find((m) => m.type === 'offer') as { session?: string }).session;
+    for (let i = 0; i < 5; i++) await subscription.answered('v=0 answer', session);
+    assert.equal(janus.answers(), 1);
+    // Bob arrives: the new offer takes its one answer.
+    subscription.publishers([publisher(12, 'bob')] as never);
+    await value.idle();
+    assert.equal(sent.filter((m) => m.type === 'offer').length, 2);
+    for (let i = 0; i < 5; i++) await subscription.answered('v=0 answer', session);
+    assert.equal(janus.answers(), 2);
     subscription.stop();
   });
 

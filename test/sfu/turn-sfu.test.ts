@@ -31,13 +31,16 @@ import { JANUS_BIN, janusSkipReason, testRtpPorts } from './support.ts';
 
 const skip = coturnSkipReason() ?? janusSkipReason() ?? browserSkipReason() ?? firefoxSkipReason();
 
-type Path = { local: string | null; remote: string | null; localPort: number | null; remotePort: number | null } | null;
+type Path = { local: string | null; remote: string | null; localPort: number | null; remotePort: number | null; bytesSent: number; bytesReceived: number } | null;
 type MediaPath = { mode: string; connections: number; sfu: { mesh: string[]; state: { state: string; attempt: number; hint?: string } | null } | null };
 const pathOf = (p: Person): Promise<MediaPath> => p.page.evaluate(() => (window as any).foyer.mediaPath());
 /** The path each of the page's two SFU connections takes (candidate types and ports of the selected pair). */
 const sfuPaths = (p: Person): Promise<{ pub: { path: Path } | null; sub: { path: Path } | null }> => p.page.evaluate(() => (window as any).foyer.sfuPairs());
 
 /** Each page's view of the two others, as [page, other's name]. */
+/** Bytes that only media, not ICE's checks, put through an allocation in a test's time. */
+const RELAYED = 50_000;
+
 const viewsOf = (people: Person[]) => people.flatMap((p) => people.filter((o) => o !== p).map((o) => [p, o.name] as const));
 
 describe('meetings on the SFU through a TURN relay (two Chromium pages and a Firefox one, a local Janus, relay-only)', { skip, timeout: 600_000 }, () => {
@@ -172,13 +175,21 @@ describe('meetings on the SFU through a TURN relay (two Chromium pages and a Fir
     // coturn logs a session's bytes when its allocation ends: those logged from now on are the SFU connections' (the
     // mesh's ended with the move). Leaving closes them, which releases their allocations (a closed tab's would last
     // until they expire).
+    // After the relay's silence a connection may be on a new allocation, and its sending rate starts low again: each
+    // page's two connections first carry what is asked below on the path they take now.
+    for (const p of people) {
+      await waitUntil(`${p.name}'s two SFU connections carrying media on their relayed path`, async () => {
+        const { pub, sub } = await sfuPaths(p);
+        return (pub?.path?.bytesSent ?? 0) > 2 * RELAYED && (sub?.path?.bytesReceived ?? 0) > 2 * RELAYED;
+      }, { timeout: WAIT });
+    }
     const from = turn.peerUsage().length;
     for (const p of people) {
       await p.page.click('#leave');
       await p.page.waitForFunction(() => (window as any).foyer.phase() === 'left');
     }
     for (const p of people.splice(0)) await p.context.close();
-    const carrying = (username: string) => turn.peerUsage().slice(from).filter((u) => u.username === username && u.receivedBytes + u.sentBytes > 50_000).length;
+    const carrying = (username: string) => turn.peerUsage().slice(from).filter((u) => u.username === username && u.receivedBytes + u.sentBytes > RELAYED).length;
     // Each page's two connections: the publishing one sent its camera, the subscription received the others'.
     await waitUntil('coturn logging the bytes each page\'s two SFU connections relayed', async () => usernames.every((u) => carrying(u) >= 2), { timeout: WAIT }).catch((error: Error) => {
       throw new Error(`${error.message}; ${JSON.stringify(turn.peerUsage().slice(from))}`);

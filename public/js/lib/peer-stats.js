@@ -122,7 +122,14 @@ export function selectedPath(report) {
   if (!pair) return null;
   const local = all.get(pair.localCandidateId);
   const remote = all.get(pair.remoteCandidateId);
-  return { local: local?.candidateType ?? null, remote: remote?.candidateType ?? null, localPort: local?.port ?? null, remotePort: remote?.port ?? null };
+  return {
+    local: local?.candidateType ?? null,
+    remote: remote?.candidateType ?? null,
+    localPort: local?.port ?? null,
+    remotePort: remote?.port ?? null,
+    bytesSent: pair.bytesSent ?? 0,
+    bytesReceived: pair.bytesReceived ?? 0,
+  };
 }
 
 // Over a page's connections, one per remote participant (`peers`: id → { pc, remoteStream?, figures? }, as lib/mesh.js keeps them).

@@ -36,6 +36,15 @@ import { SFU_PEER, type IceCandidate, type ServerMessage, type VideoWant } from 
 import type { RealtimeLogger, SfuLinkRole, SfuRouting } from '../session.ts';
 import { askingDtx, detachWithin, janusCandidate, publishedDescriptions, sessionId, SfuStepTimeout, withDeadline } from './sfu-steps.ts';
 import { joinedOn, type Joined, type JoinedLink } from './sfu-joined.ts';
+import { TokenBucket } from '../rate-limit.ts';
+
+/**
+ * Publishing offers per participant. Each one on a new connection takes the participant out of the SFU room and in
+ * again, so everyone else's subscription changes: a page that keeps offering would keep the whole meeting
+ * renegotiating. A page needs a few at once (its first connections, an ICE restart, a screen shared and stopped);
+ * beyond them the newest offer waits its turn, and the older ones are skipped.
+ */
+export const SFU_OFFER_RATE = Object.freeze({ burst: 6, everyMs: 2000 });
 
 /** How often a link whose Janus went down asks for a room again. */
 const REPLACE_POLL_MS = 250;
@@ -66,6 +75,7 @@ export class SfuLink implements SfuLinkRole {
    */
   private pendingOffer: { sdp: string; discarded: string | undefined } | undefined;
   private pendingAnswer: { sdp: string; subscription: string | undefined } | undefined;
+  private readonly offers = new TokenBucket(SFU_OFFER_RATE);
   /** What each `Joined` the link builds calls back. */
   private readonly joinedLink: JoinedLink;
 
@@ -89,6 +99,10 @@ export class SfuLink implements SfuLinkRole {
     const pending = (this.pendingOffer = { sdp, discarded });
     this.run('publish', async () => {
       if (this.pendingOffer !== pending) return;
+      // Waited for on the chain, so that the candidates trickled after the offer still come after it.
+      for (let wait = this.offers.waitMs(); wait > 0 && !this.closed; wait = this.offers.waitMs()) await new Promise((resolve) => setTimeout(resolve, wait));
+      if (this.pendingOffer !== pending) return;
+      this.offers.take();
       this.pendingOffer = undefined;
       await this.publish(pending.sdp, pending.discarded);
     });

@@ -68,6 +68,8 @@ export class SfuSubscription {
   private lastOffer: string | undefined;
   /** How many offers went to the browser. */
   private offers = 0;
+  /** How many of the browser's answers went to Janus: one per offer, no more. */
+  private answers = 0;
   /** The subscription's camera m-line of each participant, as of the last offer. */
   private videoMids = new Map<string, string>();
   /** The subscription's m-lines of shared screens, as of the last offer. */
@@ -234,6 +236,9 @@ export class SfuSubscription {
     if (!this.handle || !this.link.current()) return;
     // The answer of a browser connection made for a subscription replaced since: Janus's handle would take it for an ICE restart.
     if (subscription !== undefined && subscription !== this.id) return;
+    // Answers beyond the offers made answer nothing, and each would cost Janus a round and the link a resubscription.
+    if (this.answers >= this.offers) return;
+    this.answers += 1;
     const offers = this.offers;
     try {
       await this.handle.start({ jsep: { type: 'answer', sdp } });
