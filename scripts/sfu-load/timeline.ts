@@ -3,8 +3,10 @@
  * With `--trace`, what the observer page's main thread did from opening
  * the link to the first frame, from a Chromium timeline trace: its busy
  * time, and the kinds of work that took it by their own time (scripts,
- * style and layout, paint), beside the network and the SFU. One trace at
- * a time per browser: the observers join one after another.
+ * style and layout, paint), beside the network and the SFU; and, from
+ * V8's sampling profiler in the same trace, the page's own functions that
+ * took the most of it. One trace at a time per browser: the observers join
+ * one after another.
  */
 import type { Browser, Page } from 'playwright-core';
 
@@ -15,11 +17,17 @@ interface TraceEvent {
   tid: number;
   ts: number;
   dur?: number;
-  args?: { name?: string; beginData?: { url?: string } };
+  id?: string;
+  args?: { name?: string; beginData?: { url?: string }; data?: { cpuProfile?: CpuProfileChunk; timeDeltas?: number[] } };
+}
+
+interface CpuProfileChunk {
+  nodes?: Array<{ id: number; callFrame: { functionName: string; url: string; lineNumber: number } }>;
+  samples?: number[];
 }
 
 export async function startTimeline(browser: Browser, page: Page): Promise<void> {
-  await browser.startTracing(page, { categories: ['devtools.timeline', 'disabled-by-default-devtools.timeline', 'v8.execute'] });
+  await browser.startTracing(page, { categories: ['devtools.timeline', 'disabled-by-default-devtools.timeline', 'v8.execute', 'disabled-by-default-v8.cpu_profiler'] });
 }
 
 /** The renderer main thread of the page at `link`: its busy time and the `top` kinds of work, in a few lines. */
@@ -49,5 +57,33 @@ export async function stopTimeline(browser: Browser, link: string, top = 8): Pro
     stack.push({ end, name: s.name });
   }
   const lines = [...own].sort((a, b) => b[1] - a[1]).slice(0, top).map(([name, us]) => `${(us / 1000).toFixed(0).padStart(5)} ms  ${name}`);
-  return [`main thread busy ${(busy / 1000).toFixed(0)} ms, by own time:`, ...lines].join('\n#   ');
+  const functions = sampledFunctions(events, main, origin, top);
+  return [`main thread busy ${(busy / 1000).toFixed(0)} ms, by own time:`, ...lines, ...functions].join('\n#   ');
+}
+
+/**
+ * The page's own JavaScript functions (those of `origin`) by the time V8's sampling profiler found them running on
+ * the main thread, their callees excluded. Native work (WebRTC, media elements, layout) is not sampled here.
+ */
+function sampledFunctions(events: TraceEvent[], main: TraceEvent, origin: string, top: number): string[] {
+  const profile = events.find((e) => e.name === 'Profile' && e.pid === main.pid && e.tid === main.tid);
+  if (!profile) return ['no JavaScript profile in the trace'];
+  const frames = new Map<number, string>();
+  const own = new Map<string, number>();
+  for (const e of events) {
+    if (e.name !== 'ProfileChunk' || e.pid !== main.pid || e.id !== profile.id) continue;
+    const chunk = e.args?.data?.cpuProfile;
+    for (const node of chunk?.nodes ?? []) {
+      const { functionName, url, lineNumber } = node.callFrame;
+      if (URL.canParse(url) && new URL(url).origin === origin) frames.set(node.id, `${functionName || '(anonymous)'} ${new URL(url).pathname}:${lineNumber + 1}`);
+    }
+    const deltas = e.args?.data?.timeDeltas ?? [];
+    (chunk?.samples ?? []).forEach((id, i) => {
+      const frame = frames.get(id);
+      if (frame) own.set(frame, (own.get(frame) ?? 0) + (deltas[i] ?? 0));
+    });
+  }
+  const total = [...own.values()].reduce((a, b) => a + b, 0);
+  const lines = [...own].sort((a, b) => b[1] - a[1]).slice(0, top).map(([name, us]) => `${(us / 1000).toFixed(0).padStart(5)} ms  ${name}`);
+  return [`Foyer's own functions sampled ${(total / 1000).toFixed(0)} ms, by own time:`, ...lines];
 }
