@@ -1,7 +1,8 @@
 // Bundles Foyer's own TypeScript for Node with esbuild, leaving packages to
-// node_modules. Used by the `foyer` launcher and the test runner instead of
-// tsx's loader, which resolves and loads every file through a hook thread
-// and costs seconds of CPU per process for a graph of a few hundred files.
+// node_modules (the test files carry a few: see INLINED). Used by the
+// `foyer` launcher and the test runner instead of tsx's loader, which
+// resolves and loads every file through a hook thread and costs seconds of
+// CPU per process for a graph of a few hundred files.
 import { build } from 'esbuild';
 import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -27,28 +28,30 @@ const ownUrls = {
 };
 
 /**
- * Packages bundled with Foyer's code rather than loaded from node_modules:
+ * Packages a bundle run many times carries with Foyer's code (`inline`):
  * ES modules of many small files, which Node resolves and loads one by one
- * at every start (TypeBox's 700 files took a quarter of a second of each
- * process's start; Kysely's an eighth). Nothing else in node_modules
- * imports them, so the bundle holds their only copy.
+ * at every start. Worth it for the test files, bundled once and started by
+ * the hundred; not for a launch, which would bundle them every time. No
+ * other package in node_modules imports them, so such a bundle holds their
+ * only copy.
  */
 const INLINED = new Set(['@fastify/type-provider-typebox', 'typebox', 'kysely']);
 
-/** Every other package stays in node_modules. */
-const externalPackages = {
-  name: 'external-packages',
-  setup(b) {
-    b.onResolve({ filter: /^[^./]/ }, (args) => {
-      if (args.path.startsWith('node:')) return { external: true };
-      const name = args.path.split('/').slice(0, args.path.startsWith('@') ? 2 : 1).join('/');
-      return INLINED.has(name) ? undefined : { external: true };
-    });
-  },
-};
+/** Packages stay in node_modules, but for INLINED ones with `inline`. */
+function packages(inline) {
+  return {
+    name: 'packages',
+    setup(b) {
+      b.onResolve({ filter: /^[^./]/ }, (args) => {
+        const name = args.path.split('/').slice(0, args.path.startsWith('@') ? 2 : 1).join('/');
+        return inline && INLINED.has(name) && !args.path.startsWith('node:') ? undefined : { external: true };
+      });
+    },
+  };
+}
 
-/** esbuild's build with Foyer's settings for Node; `options` adds entry points and output. */
-export function bundleForNode(options) {
+/** esbuild's build with Foyer's settings for Node; `options` adds entry points and output (and `inline`, above). */
+export function bundleForNode({ inline = false, ...options }) {
   return build({
     absWorkingDir: ROOT,
     bundle: true,
@@ -59,7 +62,7 @@ export function bundleForNode(options) {
     keepNames: true,
     sourcemap: 'inline',
     logLevel: 'error',
-    plugins: [externalPackages, ownUrls],
+    plugins: [packages(inline), ownUrls],
     ...options,
   });
 }

@@ -4,7 +4,8 @@
 // run to tests only: `npm test -- test/api` runs only that folder.
 //
 // The test files are bundled first with esbuild (Foyer's code in shared
-// chunks, packages left to node_modules) and node runs the bundles without
+// chunks, packages left to node_modules but for a few that are many small
+// files: bin/node-bundle.js) and node runs the bundles without
 // tsx: a test process then starts in about half the CPU time, which over a
 // hundred files is minutes of the suite. Stack traces name the bundles,
 // whose code reads as written (each module headed by its source path);
@@ -77,6 +78,7 @@ await bundleForNode({
   outbase: '.',
   outdir,
   outExtension: { '.js': '.mjs' },
+  inline: true,
   splitting: true,
   chunkNames: 'chunks/[name]-[hash]',
   sourcemap: process.env.TEST_SOURCE_MAPS === '1' ? 'inline' : false,

@@ -22,7 +22,7 @@ interface TraceEvent {
 }
 
 interface CpuProfileChunk {
-  nodes?: Array<{ id: number; callFrame: { functionName: string; url: string; lineNumber: number } }>;
+  nodes?: Array<{ id: number; callFrame: { functionName: string; url: string; lineNumber: number; columnNumber: number } }>;
   samples?: number[];
 }
 
@@ -74,8 +74,9 @@ function sampledFunctions(events: TraceEvent[], main: TraceEvent, origin: string
     if (e.name !== 'ProfileChunk' || e.pid !== main.pid || e.id !== profile.id) continue;
     const chunk = e.args?.data?.cpuProfile;
     for (const node of chunk?.nodes ?? []) {
-      const { functionName, url, lineNumber } = node.callFrame;
-      if (URL.canParse(url) && new URL(url).origin === origin) frames.set(node.id, `${functionName || '(anonymous)'} ${new URL(url).pathname}:${lineNumber + 1}`);
+      const { functionName, url, lineNumber, columnNumber } = node.callFrame;
+      // Line and column: the minified bundle is one line.
+      if (URL.canParse(url) && new URL(url).origin === origin) frames.set(node.id, `${functionName || '(anonymous)'} ${new URL(url).pathname}:${lineNumber + 1}:${columnNumber + 1}`);
     }
     const deltas = e.args?.data?.timeDeltas ?? [];
     (chunk?.samples ?? []).forEach((id, i) => {

@@ -39,9 +39,25 @@ export class TokenBucket {
     return this.tokens >= 1 ? 0 : Math.ceil((1 - this.tokens) * this.limit.everyMs);
   }
 
+  /** Resolves once a token is there (taking none), or at once when `signal` aborts. */
+  async wait(signal: AbortSignal): Promise<void> {
+    for (let ms = this.waitMs(); ms > 0 && !signal.aborted; ms = this.waitMs()) {
+      await new Promise<void>((resolve) => {
+        const done = () => {
+          clearTimeout(timer);
+          signal.removeEventListener('abort', done);
+          resolve();
+        };
+        const timer = setTimeout(done, ms);
+        signal.addEventListener('abort', done, { once: true });
+      });
+    }
+  }
+
   private refill(): void {
     const now = this.now();
-    this.tokens = Math.min(this.limit.burst, this.tokens + (now - this.at) / this.limit.everyMs);
+    // A clock set back adds nothing (rather than leaving the bucket owing tokens for as long), and counts on from there.
+    this.tokens = Math.min(this.limit.burst, this.tokens + Math.max(0, now - this.at) / this.limit.everyMs);
     this.at = now;
   }
 }

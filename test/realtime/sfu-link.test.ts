@@ -9,7 +9,8 @@ import assert from 'node:assert/strict';
 import { EventEmitter } from 'node:events';
 import { describe, it, mock } from 'node:test';
 import type { JanusServer } from '../../src/sfu/janus-server.ts';
-import { SFU_OFFER_RATE, SfuLink } from '../../src/realtime/sessions/sfu-link.ts';
+import { SfuLink } from '../../src/realtime/sessions/sfu-link.ts';
+import { SFU_OFFER_RATE } from '../../src/realtime/sessions/sfu-steps.ts';
 import type { IceCandidate, ServerMessage } from '../../src/realtime/protocol.ts';
 import type { SfuRouting } from '../../src/realtime/session.ts';
 
@@ -131,11 +132,12 @@ describe('SFU link', () => {
       await idle();
     }
     assert.equal(joins(), SFU_OFFER_RATE.burst, 'the burst went through at once');
-    // Two more right away: the first waits for a token, and is overtaken by the second while it waits.
+    // One more: it waits for a token, and is overtaken by the next while it waits.
+    const settled = () => new Promise((resolve) => setImmediate(resolve));
     link.offer(offerOf('7'));
+    await settled();
     link.offer(offerOf('8'));
     link.ice(candidate('0'), '8');
-    const settled = () => new Promise((resolve) => setImmediate(resolve));
     await settled();
     mock.timers.tick(SFU_OFFER_RATE.everyMs - 1);
     await settled();
@@ -145,6 +147,14 @@ describe('SFU link', () => {
     assert.equal(joins(), SFU_OFFER_RATE.burst + 1);
     assert.deepEqual(answered().slice(SFU_OFFER_RATE.burst), ['8'], 'the newest offer published, the older skipped');
     assert.deepEqual(janus.handles.at(-1)!.steps, ['join', 'trickle'], 'its candidate came after it');
+    // Leaving while an offer waits: the participant's feed goes at once, not once the wait is over.
+    link.offer(offerOf('9'));
+    await settled();
+    const left = link.close();
+    await settled();
+    await left;
+    assert.deepEqual(janus.handles.at(-1)!.steps, ['join', 'trickle', 'detach']);
+    assert.equal(joins(), SFU_OFFER_RATE.burst + 1, 'the waiting offer was not published');
   });
 
   describe('joined ahead of the page’s first offer (prepare)', () => {

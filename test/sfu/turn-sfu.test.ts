@@ -31,16 +31,16 @@ import { JANUS_BIN, janusSkipReason, testRtpPorts } from './support.ts';
 
 const skip = coturnSkipReason() ?? janusSkipReason() ?? browserSkipReason() ?? firefoxSkipReason();
 
-type Path = { local: string | null; remote: string | null; localPort: number | null; remotePort: number | null; bytesSent: number; bytesReceived: number } | null;
-type MediaPath = { mode: string; connections: number; sfu: { mesh: string[]; state: { state: string; attempt: number; hint?: string } | null } | null };
-const pathOf = (p: Person): Promise<MediaPath> => p.page.evaluate(() => (window as any).foyer.mediaPath());
-/** The path each of the page's two SFU connections takes (candidate types and ports of the selected pair). */
-const sfuPaths = (p: Person): Promise<{ pub: { path: Path } | null; sub: { path: Path } | null }> => p.page.evaluate(() => (window as any).foyer.sfuPairs());
-
-/** Each page's view of the two others, as [page, other's name]. */
 /** Bytes that only media, not ICE's checks, put through an allocation in a test's time. */
 const RELAYED = 50_000;
 
+type Path = { local: string | null; remote: string | null; localPort: number | null; remotePort: number | null; bytesSent: number; bytesReceived: number } | null;
+type MediaPath = { mode: string; connections: number; sfu: { mesh: string[]; state: { state: string; attempt: number; hint?: string } | null } | null };
+const pathOf = (p: Person): Promise<MediaPath> => p.page.evaluate(() => (window as any).foyer.mediaPath());
+/** The path each of the page's two SFU connections takes (candidate types, ports and bytes of the selected pair). */
+const sfuPaths = (p: Person): Promise<{ pub: { path: Path } | null; sub: { path: Path } | null }> => p.page.evaluate(() => (window as any).foyer.sfuPairs());
+
+/** Each page's view of the two others, as [page, other's name]. */
 const viewsOf = (people: Person[]) => people.flatMap((p) => people.filter((o) => o !== p).map((o) => [p, o.name] as const));
 
 describe('meetings on the SFU through a TURN relay (two Chromium pages and a Firefox one, a local Janus, relay-only)', { skip, timeout: 600_000 }, () => {

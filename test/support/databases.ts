@@ -3,8 +3,9 @@
  * Fresh databases for tests: an in-memory SQLite store, and a PostgreSQL
  * database created per call on the local server and dropped afterwards.
  * A migrated PostgreSQL database is a copy of a template migrated once
- * per set of migrations (its name carries their hash): copying took about
- * 40 ms where migrating took 100, and a run makes a few hundred of them.
+ * per set of migrations (its name carries a hash of their source):
+ * copying a database is cheaper than migrating one, and a run makes
+ * hundreds of them.
  *
  * PostgreSQL is found at TEST_POSTGRES_URL (default
  * postgres://127.0.0.1:5432/test, as the current OS user). When it cannot
@@ -12,11 +13,10 @@
  * except under CI=true, where that is an error: CI must run both storages.
  */
 import { createHash, randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
-import { migrationProvider } from '../../src/store/migrations/index.ts';
 import { openStore } from '../../src/store/open.ts';
 import { withDefaultUser } from '../../src/store/postgres.ts';
 import type { StoreConnection } from '../../src/domain/ports/store.ts';
@@ -134,24 +134,31 @@ function databaseUrl(name: string): string {
 const TEMPLATE_LOCK = 0x466f796572;
 let template: Promise<string> | undefined;
 
+/** The migrations' source files (the bundle's copy of their code differs from one bundle to the next). */
+const MIGRATIONS = new URL('../../src/store/migrations/', import.meta.url);
+
 /**
  * The name of a database migrated with the migrations of this checkout, made by the first process that needs it.
- * Every migrated test database is a copy: a test still migrates its copy, which finds nothing left to do (or
- * applies what a template made before a migration was added lacks). Templates of other migrations are dropped.
+ * Every migrated test database is a copy: a test still migrates its copy, which finds nothing left to do. Templates
+ * of other migrations stay (another checkout's run may be copying one): `DROP DATABASE` them by hand.
  */
 function migratedTemplate(): Promise<string> {
   template ??= (async () => {
-    const migrations = await migrationProvider.getMigrations();
     const hash = createHash('sha256');
-    for (const [name, m] of Object.entries(migrations)) hash.update(`${name}\n${m.up.toString()}\n${m.down?.toString() ?? ''}\n`);
+    for (const file of readdirSync(MIGRATIONS).filter((f) => f.endsWith('.ts') && !f.endsWith('.test.ts')).sort()) {
+      hash.update(`${file}\n${readFileSync(new URL(file, MIGRATIONS), 'utf8')}\n`);
+    }
     const name = `foyer_template_${hash.digest('hex').slice(0, 16)}`;
     const client = new pg.Client({ connectionString: ADMIN_URL });
     await client.connect();
     try {
       await client.query('SELECT pg_advisory_lock($1)', [TEMPLATE_LOCK]);
-      const found = await client.query<{ datname: string }>("SELECT datname FROM pg_database WHERE datname LIKE 'foyer\\_template\\_%'");
+      const found = await client.query<{ datname: string }>("SELECT datname FROM pg_database WHERE datname LIKE 'foyer\\_template\\_%' OR datname LIKE 'foyer\\_making\\_%'");
       if (found.rows.some((r) => r.datname === name)) return name;
-      for (const { datname } of found.rows) await client.query(`DROP DATABASE IF EXISTS ${datname}`).catch(() => {});
+      // One being made now would hold the lock: these were left by a process that died making them.
+      for (const { datname } of found.rows.filter((r) => r.datname.startsWith('foyer_making_'))) {
+        await client.query(`DROP DATABASE IF EXISTS ${client.escapeIdentifier(datname)} WITH (FORCE)`).catch(() => {});
+      }
       // Made under another name and renamed once migrated: a process that fails halfway leaves no template.
       const making = `foyer_making_${randomBytes(6).toString('hex')}`;
       await client.query(`CREATE DATABASE ${making}`);

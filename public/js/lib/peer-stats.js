@@ -111,7 +111,7 @@ export function addInbound(out, s) {
   }
 }
 
-/** The candidate types and ports of the path media takes ('host', 'srflx', 'prflx', 'relay'), or null before there is one. */
+/** The candidate types and ports of the path media takes ('host', 'srflx', 'prflx', 'relay') and the bytes it carried, or null before there is one. */
 export function selectedPath(report) {
   const all = new Map();
   report.forEach((s) => all.set(s.id, s));

@@ -34,22 +34,9 @@ import type { PlaceRef } from '../../domain/presence.ts';
 import { videoRoomErrorCode } from '../../sfu/rooms.ts';
 import { SFU_PEER, type IceCandidate, type ServerMessage, type VideoWant } from '../protocol.ts';
 import type { RealtimeLogger, SfuLinkRole, SfuRouting } from '../session.ts';
-import { askingDtx, detachWithin, janusCandidate, publishedDescriptions, sessionId, SfuStepTimeout, withDeadline } from './sfu-steps.ts';
+import { askingDtx, detachWithin, janusCandidate, publishedDescriptions, sessionId, REPLACE_POLL_MAX_MS, REPLACE_POLL_MS, SFU_OFFER_RATE, SfuStepTimeout, withDeadline } from './sfu-steps.ts';
 import { joinedOn, type Joined, type JoinedLink } from './sfu-joined.ts';
 import { TokenBucket } from '../rate-limit.ts';
-
-/**
- * Publishing offers per participant. Each one on a new connection takes the participant out of the SFU room and in
- * again, so everyone else's subscription changes: a page that keeps offering would keep the whole meeting
- * renegotiating. A page needs a few at once (its first connections, an ICE restart, a screen shared and stopped);
- * beyond them the newest offer waits its turn, and the older ones are skipped.
- */
-export const SFU_OFFER_RATE = Object.freeze({ burst: 6, everyMs: 2000 });
-
-/** How often a link whose Janus went down asks for a room again. */
-const REPLACE_POLL_MS = 250;
-/** The longest wait between two asks while no Janus can take the place (each link asks the database). */
-const REPLACE_POLL_MAX_MS = 2000;
 
 export interface SfuLinkOwner {
   /** The participant's id (the display of their feed in the SFU room). */
@@ -76,6 +63,8 @@ export class SfuLink implements SfuLinkRole {
   private pendingOffer: { sdp: string; discarded: string | undefined } | undefined;
   private pendingAnswer: { sdp: string; subscription: string | undefined } | undefined;
   private readonly offers = new TokenBucket(SFU_OFFER_RATE);
+  /** Ends an offer's wait for its turn at once: the participant left, or the link's Janus went down. */
+  private pacing = new AbortController();
   /** What each `Joined` the link builds calls back. */
   private readonly joinedLink: JoinedLink;
 
@@ -99,9 +88,11 @@ export class SfuLink implements SfuLinkRole {
     const pending = (this.pendingOffer = { sdp, discarded });
     this.run('publish', async () => {
       if (this.pendingOffer !== pending) return;
-      // Waited for on the chain, so that the candidates trickled after the offer still come after it.
-      for (let wait = this.offers.waitMs(); wait > 0 && !this.closed; wait = this.offers.waitMs()) await new Promise((resolve) => setTimeout(resolve, wait));
-      if (this.pendingOffer !== pending) return;
+      // Waited for on the chain, so that the candidates trickled after the offer still come after it. A Janus gone
+      // meanwhile asks the page for a new offer: this one is not published then.
+      const era = this.era;
+      await this.offers.wait(this.pacing.signal);
+      if (this.pendingOffer !== pending || this.closed || era !== this.era) return;
       this.offers.take();
       this.pendingOffer = undefined;
       await this.publish(pending.sdp, pending.discarded);
@@ -177,6 +168,7 @@ export class SfuLink implements SfuLinkRole {
   /** The participant left: their feed and subscription end (Janus stops their media at once). */
   close(): Promise<void> {
     this.closed = true;
+    this.pacing.abort();
     return this.run('leave', () => this.leave());
   }
 
@@ -285,6 +277,8 @@ export class SfuLink implements SfuLinkRole {
     joined.subscription.stop();
     // A step waiting on the dead Janus would hold the next ones until its deadline: they go ahead without it.
     this.era += 1;
+    this.pacing.abort();
+    this.pacing = new AbortController();
     this.chain = Promise.resolve();
     this.awaitRoom();
   }

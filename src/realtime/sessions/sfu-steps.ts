@@ -1,12 +1,26 @@
 /**
  * @module realtime/sessions/sfu-steps
- * What an SFU link's steps share: the deadline of a step on Janus, how
+ * What an SFU link's steps share: the rate of publishing offers, how often
+ * a link asks for a room again, the deadline of a step on Janus, how
  * long a detach may take, the SDP session of an offer, which of a
  * publishing offer's videos is the camera and which the screen, and which
  * layer of each received video the browser's tiles ask for.
  */
 import type { VideoRoomHandle } from 'janode/plugins/videoroom';
 import type { VideoWant } from '../protocol.ts';
+
+/**
+ * Publishing offers per participant. Each one on a new connection takes the participant out of the SFU room and in
+ * again, so everyone else's subscription changes: a page that keeps offering would keep the whole meeting
+ * renegotiating. A page needs a few at once (its first connections, an ICE restart, a screen shared and stopped);
+ * beyond them the newest offer waits its turn, and the older ones are skipped.
+ */
+export const SFU_OFFER_RATE = Object.freeze({ burst: 6, everyMs: 2000 });
+
+/** How often a link whose Janus went down asks for a room again. */
+export const REPLACE_POLL_MS = 250;
+/** The longest wait between two asks while no Janus can take the place (each link asks the database). */
+export const REPLACE_POLL_MAX_MS = 2000;
 
 /**
  * janode's requests wait forever for an answer: a Janus killed mid-request

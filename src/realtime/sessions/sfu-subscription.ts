@@ -247,6 +247,8 @@ export class SfuSubscription {
       if (videoRoomErrorCode(error) !== UNEXPECTED_ANSWER) throw error;
     } finally {
       // Unless Janus offered again meanwhile (by itself, a publisher leaving): the browser holds that offer now.
+      // Offers answered by a later answer (the link passes on only the newest) leave no answers owed.
+      if (this.offers === offers) this.answers = this.offers;
       if (this.link.current() && this.offers === offers) this.stop();
     }
     // Publishers that arrived meanwhile.
