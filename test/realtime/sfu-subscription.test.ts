@@ -50,9 +50,11 @@ function fakeJanus(publishing: Set<number>) {
   let refusedMid: string | undefined;
   /** The browser's answers passed on. */
   let answers = 0;
+  /** What the subscription listens to on its handle (Janus offering again by itself). */
+  const listeners: Array<(e: unknown) => void> = [];
   const handle = {
     streams: [],
-    on() {},
+    on: (_event: string, fn: (e: unknown) => void) => void listeners.push(fn),
     trickle: (candidate: unknown) => Promise.resolve(void trickled.push(candidate)),
     detach: () => Promise.resolve(),
     joinSubscriber: ({ streams }: { streams: Spec[] }) => request(streams),
@@ -64,7 +66,13 @@ function fakeJanus(publishing: Set<number>) {
     },
   };
   const server = { attach: () => Promise.resolve(handle) } as unknown as JanusServer;
-  return { server, requests, trickled, configures, answers: () => answers, refuse: (mid: string) => (refusedMid = mid), failNext: (error: Error) => (failNext = error) };
+  /** Janus offers again by itself (a publisher left), as the subscription carries now. */
+  const offerAgain = () => {
+    offers += 1;
+    const streams = carried.map((c, i) => ({ type: c.mid === '0' ? 'audio' : 'video', mid: String(i), feed_id: c.feed, active: true }));
+    for (const fn of listeners) fn({ streams, jsep: { type: 'offer', sdp: `v=0 offer ${offers}` } });
+  };
+  return { server, requests, trickled, configures, offerAgain, answers: () => answers, refuse: (mid: string) => (refusedMid = mid), failNext: (error: Error) => (failNext = error) };
 }
 
 function link(server: JanusServer, wants = new Map<string, 'high' | 'low' | 'off'>(), videoSlots = 9) {
@@ -121,6 +129,22 @@ describe('SFU subscription', () => {
     await value.idle();
     assert.equal(sent.filter((m) => m.type === 'offer').length, 2);
     for (let i = 0; i < 5; i++) await subscription.answered('v=0 answer', session);
+    assert.equal(janus.answers(), 2);
+    subscription.stop();
+  });
+
+  it('passes Janus the answer to its newer offer after one to an offer it replaced meanwhile', async () => {
+    const janus = fakeJanus(new Set([11]));
+    const { value, sent } = link(janus.server);
+    const subscription = new SfuSubscription(value, () => 10);
+    subscription.publishers([publisher(11, 'ann')] as never);
+    await value.idle();
+    // Janus offers again before the browser's answer to the first offer arrives: the browser answers both, in order.
+    janus.offerAgain();
+    assert.equal(sent.filter((m) => m.type === 'offer').length, 2);
+    const session = (sent.find((m) => m.type === 'offer') as { session?: string }).session;
+    await subscription.answered('v=0 answer 1', session);
+    await subscription.answered('v=0 answer 2', session);
     assert.equal(janus.answers(), 2);
     subscription.stop();
   });

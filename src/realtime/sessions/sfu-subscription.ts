@@ -68,7 +68,7 @@ export class SfuSubscription {
   private lastOffer: string | undefined;
   /** How many offers went to the browser. */
   private offers = 0;
-  /** How many of the browser's answers went to Janus: one per offer, no more. */
+  /** How many of the browser's answers went to Janus: never more than the offers made. */
   private answers = 0;
   /** The subscription's camera m-line of each participant, as of the last offer. */
   private videoMids = new Map<string, string>();
@@ -236,7 +236,9 @@ export class SfuSubscription {
     if (!this.handle || !this.link.current()) return;
     // The answer of a browser connection made for a subscription replaced since: Janus's handle would take it for an ICE restart.
     if (subscription !== undefined && subscription !== this.id) return;
-    // Answers beyond the offers made answer nothing, and each would cost Janus a round and the link a resubscription.
+    // Never more answers than offers: beyond them an answer answers nothing, and each would cost Janus a round and the
+    // link a resubscription. A running total, not a reckoning per offer: an answer to an offer Janus replaced meanwhile
+    // still counts, and the answer to the newer offer, right behind it, must reach Janus too.
     if (this.answers >= this.offers) return;
     this.answers += 1;
     const offers = this.offers;
@@ -247,8 +249,6 @@ export class SfuSubscription {
       if (videoRoomErrorCode(error) !== UNEXPECTED_ANSWER) throw error;
     } finally {
       // Unless Janus offered again meanwhile (by itself, a publisher leaving): the browser holds that offer now.
-      // Offers answered by a later answer (the link passes on only the newest) leave no answers owed.
-      if (this.offers === offers) this.answers = this.offers;
       if (this.link.current() && this.offers === offers) this.stop();
     }
     // Publishers that arrived meanwhile.
