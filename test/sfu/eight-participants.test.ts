@@ -13,7 +13,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Browser } from 'playwright-core';
 import { browserSkipReason, joinAs, launch, openParticipant, waitForParticipants } from '../browser/support.ts';
-import { decodesEveryone, FAST, pathOf, sfuPage, startSfuMeeting, type Person, type SfuMeeting } from './meeting-pages.ts';
+import { cameraFpsFor, decodesEveryone, FAST, pathOf, sfuPage, startSfuMeeting, type Person, type SfuMeeting } from './meeting-pages.ts';
 import { janusSkipReason } from './support.ts';
 
 /** Eight pages opening and joining one after another take minutes on a slow machine. */
@@ -27,7 +27,7 @@ describe('eight people in a meeting through the SFU (Chromium, a local Janus)', 
 
   before(async () => {
     meeting = await startSfuMeeting(FAST);
-    browser = await launch();
+    browser = await launch({ cameraFps: cameraFpsFor({ lean: true }) });
   });
 
   after(async () => {

@@ -61,12 +61,21 @@ export async function startSfuMeeting(tuning?: typeof FAST): Promise<SfuMeeting>
   };
 }
 
+/** Frames a second of the SFU suites' cameras, and of their lean ones; launch their browser with `cameraFpsFor`. */
+export const CAMERA_FPS = 8;
+export const LEAN_CAMERA_FPS = 4;
+
+/** The fake device's rate for pages of `sfuPage(options)`: the rate they ask for, so that Chromium drops no frames (launch's `cameraFps`). */
+export function cameraFpsFor(options?: { lean?: boolean }): number {
+  return options?.lean ? LEAN_CAMERA_FPS : CAMERA_FPS;
+}
+
 /**
  * Each camera runs at a few frames a second (at the page's own size, so simulcast still makes its layers):
  * all the assertions need, and the pages' encoders and decoders stay within reach of a loaded machine.
  * `tone`: the microphone plays a steady tone, someone the others see speak.
  */
-export function slowCamera(options?: { lean?: boolean; tone?: boolean }): void {
+export function slowCamera(options?: { lean?: boolean; tone?: boolean; fps?: number }): void {
   // Counted too: the connections a page made, so that a test can tell that none was rebuilt; and those of the
   // mesh (sending and receiving on one connection, where the SFU's send only or receive only).
   const Made = window.RTCPeerConnection;
@@ -99,7 +108,8 @@ export function slowCamera(options?: { lean?: boolean; tone?: boolean }): void {
   devices.getUserMedia = async (constraints?: MediaStreamConstraints) => {
     const video = constraints?.video;
     if (lean && !video) throw new DOMException('No microphone here.', 'NotFoundError');
-    const size = lean ? { width: { max: 320 }, height: { max: 240 }, frameRate: { max: 4 } } : { frameRate: { max: 8 } };
+    const frameRate = { max: options?.fps ?? 8 };
+    const size = lean ? { width: { max: 320 }, height: { max: 240 }, frameRate } : { frameRate };
     const stream = await original(video ? { ...constraints, ...(lean ? { audio: false } : {}), video: { ...(typeof video === 'object' ? video : {}), ...size } } : constraints);
     if (!options?.tone || stream.getAudioTracks().length === 0) return stream;
     // A steady tone instead of the fake device's beeps, which the microphone's noise suppression learns to take out.
@@ -131,7 +141,7 @@ export const ACTION_TIMEOUT_MS = 120_000;
 export function sfuPage(options?: { lean?: boolean; tone?: boolean }): (page: Page) => Promise<void> {
   return async (page) => {
     page.setDefaultTimeout(ACTION_TIMEOUT_MS);
-    await page.addInitScript(slowCamera, options);
+    await page.addInitScript(slowCamera, { ...options, fps: cameraFpsFor(options) });
   };
 }
 
@@ -142,6 +152,12 @@ export interface Person extends Participant {
 export type Path = { mode: string; connections: number; sfu: unknown };
 export const pathOf = (p: Person): Promise<Path> => p.page.evaluate(() => (window as any).foyer.mediaPath());
 export const frames = (p: Person): Promise<Record<string, number>> => p.page.evaluate(() => (window as any).foyer.framesDecoded());
+/** Frames `p`'s own camera delivered to the page so far (Chromium's track stats; 0 without them). */
+export const cameraFrames = (p: Person): Promise<number> =>
+  p.page.evaluate(() => {
+    const stream = document.querySelector<HTMLVideoElement>('#tile-self video')?.srcObject as MediaStream | null | undefined;
+    return (stream?.getVideoTracks()[0] as { stats?: { deliveredFrames?: number } } | undefined)?.stats?.deliveredFrames ?? 0;
+  });
 export const selfId = (p: Person): Promise<string> => p.page.evaluate(() => (window as any).foyer.selfId());
 
 /**

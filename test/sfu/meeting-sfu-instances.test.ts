@@ -19,7 +19,7 @@ import { browserSkipReason, joinAs, launch, openParticipant, waitForParticipants
 import { openTestDatabase, postgresSkipReason, type TestDatabase } from '../support/databases.ts';
 import { deletePrefix, redisSkipReason, TEST_REDIS_URL, uniquePrefix } from '../support/redis.ts';
 import { client, seedOrganization, startServer, type TestServer } from '../support/server.ts';
-import { decodesEveryone, pathOf, sfuPage, type Person } from './meeting-pages.ts';
+import { cameraFpsFor, decodesEveryone, pathOf, sfuPage, type Person } from './meeting-pages.ts';
 import { janusSkipReason, recordingLog, testJanus } from './support.ts';
 
 const skip = janusSkipReason() ?? browserSkipReason() ?? firefoxSkipReason() ?? (await postgresSkipReason()) ?? (await redisSkipReason());
@@ -54,7 +54,7 @@ describe('a meeting through the SFU across two instances, in Firefox and Chromiu
     one = await startServer(db.store, config, { sfu: { tuning: FAST } });
     two = await startServer(secondStore, config, { sfu: { tuning: FAST } });
     for (const s of [one, two]) await waitUntil('the pool up', async () => s.sfu!.health() === 'ok', { timeout: 30_000 });
-    [firefox, chromium] = await Promise.all([launchFirefox(), launch()]);
+    [firefox, chromium] = await Promise.all([launchFirefox(), launch({ cameraFps: cameraFpsFor() })]);
   });
 
   after(async () => {

@@ -6,7 +6,7 @@
  * - two people stay peer-to-peer; a third arrives and all three move to
  *   the SFU without a reload, each then decoding the two others through at
  *   most two RTCPeerConnections (the longest freeze of a tile during the
- *   move is printed);
+ *   move is printed, beside the longest gap of that person's own camera);
  * - Janus is SIGKILLed mid-meeting: the pages reconnect by themselves and
  *   video is back (the time is printed) without a reload;
  * - a participant's socket is cut: Janus goes on forwarding their media
@@ -32,7 +32,7 @@ import type { TestDatabase } from '../support/databases.ts';
 import { startTcpProxy, type TcpProxy } from '../support/tcp-proxy.ts';
 import type { Client, TestServer } from '../support/server.ts';
 import { browserSkipReason, joinAs, launch, openParticipant, waitForParticipants, waitUntil } from '../browser/support.ts';
-import { decodesEveryone, FAST, frames, pathOf, selfId, sfuPage, startSfuMeeting, WAIT, type Person, type SfuMeeting } from './meeting-pages.ts';
+import { cameraFpsFor, cameraFrames, decodesEveryone, FAST, frames, pathOf, selfId, sfuPage, startSfuMeeting, WAIT, type Person, type SfuMeeting } from './meeting-pages.ts';
 import { janusSkipReason } from './support.ts';
 
 const skip = janusSkipReason() ?? browserSkipReason();
@@ -53,7 +53,7 @@ describe('meetings through the SFU (Chromium, a local Janus)', { skip, timeout: 
     meeting = await startSfuMeeting(FAST);
     ({ db, server, api, url } = meeting);
     proxy = await startTcpProxy(Number(new URL(server.origin).port));
-    browser = await launch();
+    browser = await launch({ cameraFps: cameraFpsFor() });
   });
 
   after(async () => {
@@ -115,21 +115,22 @@ describe('meetings through the SFU (Chromium, a local Janus)', { skip, timeout: 
     assert.deepEqual(await pathOf(ann), { mode: 'mesh', connections: 1, sfu: null });
     assert.deepEqual(await pathOf(bob), { mode: 'mesh', connections: 1, sfu: null });
 
-    // Ann's view of Bob, sampled through the move: the longest time without a new frame.
+    // Ann's view of Bob, sampled through the move: the longest time without a new frame; beside it, the longest
+    // time Bob's own camera gave his page no frame, which no path can hide (see launch's cameraFps).
     const bobId = await selfId(bob);
     let sampling = true;
     let longest = 0;
+    let longestAtSource = 0;
     const sampler = (async () => {
-      let last = -1;
-      let since = Date.now();
+      const seen = { n: -1, since: Date.now() };
+      const made = { n: -1, since: Date.now() };
       while (sampling) {
-        const n = (await frames(ann).catch(() => ({}) as Record<string, number>))[bobId] ?? 0;
+        const [n, m] = await Promise.all([frames(ann).then((f) => f[bobId] ?? 0, () => seen.n), cameraFrames(bob).catch(() => made.n)]);
         const now = Date.now();
-        if (n !== last) {
-          longest = Math.max(longest, now - since);
-          last = n;
-          since = now;
-        }
+        if (n !== seen.n) longest = Math.max(longest, now - seen.since);
+        if (m !== made.n) longestAtSource = Math.max(longestAtSource, now - made.since);
+        if (n !== seen.n) Object.assign(seen, { n, since: now });
+        if (m !== made.n) Object.assign(made, { n: m, since: now });
         await new Promise((r) => setTimeout(r, 100));
       }
     })();
@@ -144,6 +145,7 @@ describe('meetings through the SFU (Chromium, a local Janus)', { skip, timeout: 
     sampling = false;
     await sampler;
     figures.longestFreezeDuringMoveMs = longest;
+    figures.longestCameraGapDuringMoveMs = longestAtSource;
     // Who speaks, as the others' pages read it from their subscriptions: Cat, whose microphone plays a tone.
     const catId = await selfId(cat);
     for (const p of [ann, bob]) {

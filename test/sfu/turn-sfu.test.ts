@@ -26,7 +26,7 @@ import { client, seedOrganization, startServer, type Client, type TestServer } f
 import { firefoxSkipReason, launchFirefox, type LaunchedFirefox } from '../browser/firefox-support.ts';
 import { browserSkipReason, joinAs, launch, openParticipant, waitForParticipants, waitUntil, type Participant } from '../browser/support.ts';
 import { pageIce, peerStates, refuseCredential, tileIn, turnCredential } from '../browser/turn-support.ts';
-import { decodesEveryone, FAST, slowCamera, WAIT, type Person } from './meeting-pages.ts';
+import { cameraFpsFor, decodesEveryone, FAST, slowCamera, WAIT, type Person } from './meeting-pages.ts';
 import { JANUS_BIN, janusSkipReason, testRtpPorts } from './support.ts';
 
 const skip = coturnSkipReason() ?? janusSkipReason() ?? browserSkipReason() ?? firefoxSkipReason();
@@ -69,7 +69,7 @@ describe('meetings on the SFU through a TURN relay (two Chromium pages and a Fir
     );
     await waitUntil('the local Janus up', async () => server.sfu!.health() === 'ok', { timeout: 30_000 });
     api = client(server.baseUrl, await seedOrganization(server.ctx, 'basic'));
-    browser = await launch();
+    browser = await launch({ cameraFps: cameraFpsFor() });
     // Firefox uses the loopback interface for ICE only when told to (the relay is on 127.0.0.1).
     ff = await launchFirefox({ 'media.peerconnection.ice.loopback': true });
   });
@@ -105,7 +105,7 @@ describe('meetings on the SFU through a TURN relay (two Chromium pages and a Fir
     // A loaded machine can take more than the default 30 s to load a page or click.
     const prepare = async (page: Page) => {
       page.setDefaultTimeout(WAIT);
-      await page.addInitScript(slowCamera);
+      await page.addInitScript(slowCamera, { fps: cameraFpsFor() });
       await setup?.(page);
     };
     for (const name of ['Ann', 'Bob', 'Cat']) {
