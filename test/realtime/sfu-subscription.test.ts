@@ -66,13 +66,13 @@ function fakeJanus(publishing: Set<number>) {
     },
   };
   const server = { attach: () => Promise.resolve(handle) } as unknown as JanusServer;
-  /** Janus offers again by itself (a publisher left), as the subscription carries now. */
-  const offerAgain = () => {
+  /** Janus offers again by itself (a publisher left), as the subscription carries now (`displays`: publishers it names). */
+  const offerAgain = (displays = new Map<number, string>()) => {
     offers += 1;
-    const streams = carried.map((c, i) => ({ type: c.mid === '0' ? 'audio' : 'video', mid: String(i), feed_id: c.feed, active: true }));
+    const streams = carried.map((c, i) => ({ type: c.mid === '0' ? 'audio' : 'video', mid: String(i), feed_id: c.feed, feed_display: displays.get(c.feed), active: true }));
     for (const fn of listeners) fn({ streams, jsep: { type: 'offer', sdp: `v=0 offer ${offers}` } });
   };
-  return { server, requests, trickled, configures, offerAgain, answers: () => answers, refuse: (mid: string) => (refusedMid = mid), failNext: (error: Error) => (failNext = error) };
+  return { server, requests, carried, trickled, configures, offerAgain, answers: () => answers, refuse: (mid: string) => (refusedMid = mid), failNext: (error: Error) => (failNext = error) };
 }
 
 function link(server: JanusServer, wants = new Map<string, 'high' | 'low' | 'off'>(), videoSlots = 9) {
@@ -247,6 +247,41 @@ describe('SFU subscription', () => {
     await subscription.answered('v=0 answer', undefined);
     await value.idle();
     assert.equal(janus.configures.length, 1, 'nothing asked again once answered: nothing changed');
+    subscription.stop();
+  });
+
+  it('asks Janus nothing again for the m-lines that still carry the same streams when a newcomer is added', async () => {
+    const janus = fakeJanus(new Set([11, 12, 13]));
+    const { value } = link(janus.server, new Map([['ann', 'low'], ['bob', 'low']]));
+    const subscription = new SfuSubscription(value, () => 10);
+    subscription.publishers([publisher(11, 'ann'), publisher(12, 'bob')] as never);
+    await value.idle();
+    await subscription.answered('v=0 answer', undefined);
+    await value.idle();
+    assert.equal(janus.configures.length, 1);
+    // Cat arrives: the new offer adds her m-lines; Ann's and Bob's stay as they were.
+    subscription.publishers([publisher(13, 'cat')] as never);
+    await value.idle();
+    assert.equal(janus.requests.length, 2);
+    assert.deepEqual(janus.configures.slice(1), [[{ mid: '5', send: true, substream: 2 }]]);
+    subscription.stop();
+  });
+
+  it('asks Janus again for an m-line it reuses for another publisher’s stream, though the layer is the same', async () => {
+    const janus = fakeJanus(new Set([11, 12, 13]));
+    const { value } = link(janus.server, new Map([['ann', 'low'], ['bob', 'low'], ['cat', 'low']]));
+    const subscription = new SfuSubscription(value, () => 10);
+    subscription.publishers([publisher(11, 'ann'), publisher(12, 'bob')] as never);
+    await value.idle();
+    await subscription.answered('v=0 answer', undefined);
+    await value.idle();
+    assert.deepEqual(janus.configures, [[{ mid: '1', send: true, substream: 0 }, { mid: '3', send: true, substream: 0 }]]);
+    // Bob left and Cat came; Janus put her streams in the m-lines that were Bob's and offered again by itself.
+    subscription.gone(12);
+    janus.carried.splice(2, 2, { feed: 13, mid: '0' }, { feed: 13, mid: '1' });
+    janus.offerAgain(new Map([[13, 'cat']]));
+    await value.idle();
+    assert.deepEqual(janus.configures.slice(1), [[{ mid: '3', send: true, substream: 0 }]]);
     subscription.stop();
   });
 

@@ -76,6 +76,8 @@ export class SfuSubscription {
   private screenMids: string[] = [];
   /** What was last asked of Janus per video m-line. */
   private readonly applied = new Map<string, string>();
+  /** The publisher's stream each m-line carries (`feed mid`), as of the last offer. */
+  private carriers = new Map<string, string>();
 
   constructor(
     private readonly link: SubscriptionLink,
@@ -221,8 +223,13 @@ export class SfuSubscription {
     }, ANSWER_DEADLINE_MS);
     this.videoMids = new Map(carried.filter((c) => c.source === 'camera').map((c) => [c.from, c.mid]));
     this.screenMids = carried.filter((c) => c.source === 'screen').map((c) => c.mid);
-    // m-lines may carry someone else now: ask again.
-    this.applied.clear();
+    // An m-line that carries another stream now (Janus reuses those of publishers gone) is asked for again; the
+    // others keep what Janus has. Asking for every m-line again at each offer, everyone's subscription sent Janus a
+    // request naming all its m-lines whenever someone joined, and Janus handles them one at a time, the newcomer's
+    // answer among them.
+    const carriers = new Map(streams.map((s) => [s.mid, s.active === false ? '' : `${s.feed_id} ${s.feed_mid ?? ''}`]));
+    for (const mid of [...this.applied.keys()]) if (carriers.get(mid) !== this.carriers.get(mid)) this.applied.delete(mid);
+    this.carriers = carriers;
     this.link.send({ type: 'sfu', event: 'streams', streams: carried });
     this.link.send({ type: 'offer', from: SFU_PEER, sdp, ...(this.id ? { session: this.id } : {}) });
     // Layers and pauses set while the browser answers, so that its media starts as its tiles want it: otherwise
