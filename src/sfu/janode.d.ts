@@ -81,7 +81,10 @@ declare module 'janode/plugins/videoroom' {
     mid: string;
     disabled?: boolean;
     codec?: string;
-    simulcast?: boolean;
+    /** Publisher streams: whether it comes in layers; subscriber streams: the layers relayed and asked for. */
+    simulcast?: boolean | { substream?: number; 'substream-target'?: number };
+    /** Subscriber streams: whether Janus relays it (a paused one is not). */
+    send?: boolean;
     talking?: boolean;
     /** Subscriber streams: false once the publisher went away (the m-line stays, inactive). */
     active?: boolean;

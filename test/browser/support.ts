@@ -42,18 +42,19 @@ export interface LaunchOptions {
    */
   grantMedia?: boolean;
   /**
-   * The fake camera's own frame rate (Chromium's default is 20). Pages that
-   * ask for fewer frames than the device makes have Chromium drop the rest,
-   * and with several pages on the one fake device of a browser it was seen
-   * dropping every frame for every page at once, for 2–3 s (each track's
-   * `stats.deliveredFrames` stalled while `totalFrames` went on): a freeze
-   * no call code causes. A device that makes what the pages ask for drops
-   * nothing.
+   * The fake camera's own frame rate, 5 to 60 (Chromium's default is 20).
+   * Pages that ask for fewer frames than the device makes have Chromium drop
+   * the rest, and with several pages on the one fake device of a browser it
+   * was seen dropping every frame for every page at once for seconds (each
+   * track's `stats.deliveredFrames` stalled while `totalFrames` went on): a
+   * freeze no call code causes. A device that makes what the pages ask for
+   * drops nothing.
    */
   cameraFps?: number;
 }
 
 export async function launch({ grantMedia = true, cameraFps }: LaunchOptions = {}): Promise<Browser> {
+  if (cameraFps !== undefined && !(Number.isInteger(cameraFps) && cameraFps >= 5 && cameraFps <= 60)) throw new Error(`cameraFps ${cameraFps}: Chromium's fake camera makes 5 to 60 frames a second`);
   const granted = grantMedia ? CHROMIUM_ARGS : CHROMIUM_ARGS.filter((a) => a !== '--use-fake-ui-for-media-stream');
   const args = cameraFps === undefined ? granted : granted.map((a) => (a === '--use-fake-device-for-media-stream' ? `${a}=fps=${cameraFps}` : a));
   return chromium.launch({ executablePath: CHROMIUM, args, headless: true });

@@ -41,9 +41,16 @@ function fakeJanus(publishing: Set<number>) {
     for (const d of drop) carried.splice(carried.findIndex((c) => c.feed === d.feed && c.mid === d.mid), 1);
     carried.push(...add);
     offers += 1;
-    const streams = carried.map((c, i) => ({ type: c.mid === '0' ? 'audio' : 'video', mid: String(i), feed_id: c.feed, feed_description: c.mid === '2' ? 'screen' : undefined, active: true }));
-    return Promise.resolve({ streams, jsep: { type: 'offer', sdp: `v=0 offer ${offers}` } });
+    return Promise.resolve({ streams: listed(), jsep: { type: 'offer', sdp: `v=0 offer ${offers}` } });
   };
+  /** What Janus holds of each m-line as asked (`configure`), or as it resets it: relayed, at the highest layer. */
+  const held = new Map<string, { send: boolean; substream?: number }>();
+  /** The subscription's streams as Janus lists them in an offer (`displays`: publishers it names). */
+  const listed = (displays = new Map<number, string>()) =>
+    carried.map((c, i) => {
+      const state = held.get(String(i)) ?? { send: true, substream: 2 };
+      return { type: c.mid === '0' ? 'audio' : 'video', mid: String(i), feed_id: c.feed, feed_mid: c.mid, feed_display: displays.get(c.feed), feed_description: c.mid === '2' ? 'screen' : undefined, active: true, send: state.send, ...(c.mid === '1' ? { simulcast: { 'substream-target': state.substream ?? 2 } } : {}) };
+    });
   const trickled: unknown[] = [];
   /** Each configure request's streams; one naming `refusedMid` fails whole, as Janus refuses an m-line it no longer has. */
   const configures: Array<Array<{ mid: string; send: boolean; substream?: number }>> = [];
@@ -62,17 +69,20 @@ function fakeJanus(publishing: Set<number>) {
     start: () => Promise.resolve(void (answers += 1)),
     configure: ({ streams }: { streams: Array<{ mid: string; send: boolean; substream?: number }> }) => {
       configures.push(streams);
-      return streams.some((s) => s.mid === refusedMid) ? Promise.reject(new Error('No such mid')) : Promise.resolve({});
+      if (streams.some((s) => s.mid === refusedMid)) return Promise.reject(new Error('No such mid'));
+      for (const spec of streams) held.set(spec.mid, { send: spec.send, substream: spec.substream ?? held.get(spec.mid)?.substream });
+      return Promise.resolve({});
     },
   };
   const server = { attach: () => Promise.resolve(handle) } as unknown as JanusServer;
   /** Janus offers again by itself (a publisher left), as the subscription carries now (`displays`: publishers it names). */
   const offerAgain = (displays = new Map<number, string>()) => {
     offers += 1;
-    const streams = carried.map((c, i) => ({ type: c.mid === '0' ? 'audio' : 'video', mid: String(i), feed_id: c.feed, feed_display: displays.get(c.feed), active: true }));
-    for (const fn of listeners) fn({ streams, jsep: { type: 'offer', sdp: `v=0 offer ${offers}` } });
+    for (const fn of listeners) fn({ streams: listed(displays), jsep: { type: 'offer', sdp: `v=0 offer ${offers}` } });
   };
-  return { server, requests, carried, trickled, configures, offerAgain, answers: () => answers, refuse: (mid: string) => (refusedMid = mid), failNext: (error: Error) => (failNext = error) };
+  /** Janus gives m-line `mid` to a stream anew: relayed again, at the highest layer. */
+  const reset = (mid: string) => held.delete(mid);
+  return { server, requests, carried, trickled, configures, offerAgain, reset, answers: () => answers, refuse: (mid: string) => (refusedMid = mid), failNext: (error: Error) => (failNext = error) };
 }
 
 function link(server: JanusServer, wants = new Map<string, 'high' | 'low' | 'off'>(), videoSlots = 9) {
@@ -282,6 +292,24 @@ describe('SFU subscription', () => {
     janus.offerAgain(new Map([[13, 'cat']]));
     await value.idle();
     assert.deepEqual(janus.configures.slice(1), [[{ mid: '3', send: true, substream: 0 }]]);
+    subscription.stop();
+  });
+
+  it('asks Janus again for an m-line whose layer or pause it reports otherwise than asked', async () => {
+    const janus = fakeJanus(new Set([11, 12]));
+    const { value } = link(janus.server, new Map([['ann', 'low'], ['bob', 'off']]));
+    const subscription = new SfuSubscription(value, () => 10);
+    subscription.publishers([publisher(11, 'ann'), publisher(12, 'bob')] as never);
+    await value.idle();
+    await subscription.answered('v=0 answer', undefined);
+    await value.idle();
+    assert.deepEqual(janus.configures, [[{ mid: '1', send: true, substream: 0 }, { mid: '3', send: false }]]);
+    // Both m-lines were freed and taken again by the same streams between two offers: Janus relays them whole again.
+    janus.reset('1');
+    janus.reset('3');
+    janus.offerAgain();
+    await value.idle();
+    assert.deepEqual(janus.configures.slice(1), [[{ mid: '1', send: true, substream: 0 }, { mid: '3', send: false }]]);
     subscription.stop();
   });
 

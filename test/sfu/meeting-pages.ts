@@ -61,11 +61,12 @@ export async function startSfuMeeting(tuning?: typeof FAST): Promise<SfuMeeting>
   };
 }
 
-/** Frames a second of the SFU suites' cameras, and of their lean ones; launch their browser with `cameraFpsFor`. */
-export const CAMERA_FPS = 8;
-export const LEAN_CAMERA_FPS = 4;
+/** Frames a second of the SFU suites' cameras; the fake device makes no fewer than 5. */
+const CAMERA_FPS = 8;
+/** Frames a second of their lean cameras (many pages at once). */
+const LEAN_CAMERA_FPS = 5;
 
-/** The fake device's rate for pages of `sfuPage(options)`: the rate they ask for, so that Chromium drops no frames (launch's `cameraFps`). */
+/** The rate the pages of `sfuPage(options)` ask for, and the fake device's for their browser (launch's `cameraFps`): Chromium then drops no frames. */
 export function cameraFpsFor(options?: { lean?: boolean }): number {
   return options?.lean ? LEAN_CAMERA_FPS : CAMERA_FPS;
 }
@@ -75,7 +76,7 @@ export function cameraFpsFor(options?: { lean?: boolean }): number {
  * all the assertions need, and the pages' encoders and decoders stay within reach of a loaded machine.
  * `tone`: the microphone plays a steady tone, someone the others see speak.
  */
-export function slowCamera(options?: { lean?: boolean; tone?: boolean; fps?: number }): void {
+export function slowCamera(options: { lean?: boolean; tone?: boolean; fps: number }): void {
   // Counted too: the connections a page made, so that a test can tell that none was rebuilt; and those of the
   // mesh (sending and receiving on one connection, where the SFU's send only or receive only).
   const Made = window.RTCPeerConnection;
@@ -104,14 +105,14 @@ export function slowCamera(options?: { lean?: boolean; tone?: boolean; fps?: num
   // helper would be wrapped by the test bundle's keepNames in a function the page does not have.)
   let toneTrack: MediaStreamTrack | undefined;
   // Lean: a small camera at fewer frames, and no microphone (the page goes on without one), for many pages at once.
-  const lean = options?.lean === true;
+  const lean = options.lean === true;
   devices.getUserMedia = async (constraints?: MediaStreamConstraints) => {
     const video = constraints?.video;
     if (lean && !video) throw new DOMException('No microphone here.', 'NotFoundError');
-    const frameRate = { max: options?.fps ?? 8 };
+    const frameRate = { max: options.fps };
     const size = lean ? { width: { max: 320 }, height: { max: 240 }, frameRate } : { frameRate };
     const stream = await original(video ? { ...constraints, ...(lean ? { audio: false } : {}), video: { ...(typeof video === 'object' ? video : {}), ...size } } : constraints);
-    if (!options?.tone || stream.getAudioTracks().length === 0) return stream;
+    if (!options.tone || stream.getAudioTracks().length === 0) return stream;
     // A steady tone instead of the fake device's beeps, which the microphone's noise suppression learns to take out.
     for (const track of stream.getAudioTracks()) {
       stream.removeTrack(track);
@@ -152,11 +153,11 @@ export interface Person extends Participant {
 export type Path = { mode: string; connections: number; sfu: unknown };
 export const pathOf = (p: Person): Promise<Path> => p.page.evaluate(() => (window as any).foyer.mediaPath());
 export const frames = (p: Person): Promise<Record<string, number>> => p.page.evaluate(() => (window as any).foyer.framesDecoded());
-/** Frames `p`'s own camera delivered to the page so far (Chromium's track stats; 0 without them). */
-export const cameraFrames = (p: Person): Promise<number> =>
+/** Frames `p`'s own camera delivered to the page so far (Chromium's track stats; null without them). */
+export const cameraFrames = (p: Person): Promise<number | null> =>
   p.page.evaluate(() => {
     const stream = document.querySelector<HTMLVideoElement>('#tile-self video')?.srcObject as MediaStream | null | undefined;
-    return (stream?.getVideoTracks()[0] as { stats?: { deliveredFrames?: number } } | undefined)?.stats?.deliveredFrames ?? 0;
+    return (stream?.getVideoTracks()[0] as { stats?: { deliveredFrames?: number } } | undefined)?.stats?.deliveredFrames ?? null;
   });
 export const selfId = (p: Person): Promise<string> => p.page.evaluate(() => (window as any).foyer.selfId());
 

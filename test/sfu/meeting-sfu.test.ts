@@ -119,18 +119,31 @@ describe('meetings through the SFU (Chromium, a local Janus)', { skip, timeout: 
     // time Bob's own camera gave his page no frame, which no path can hide (see launch's cameraFps).
     const bobId = await selfId(bob);
     let sampling = true;
-    let longest = 0;
-    let longestAtSource = 0;
+    /** The longest time a growing count stood still, from readings of it; a reading of null is none. */
+    const gaps = () => {
+      let last: number | null = null;
+      let since = Date.now();
+      let longest: number | null = null;
+      return {
+        read(n: number | null, now: number) {
+          if (n === null || n === last) return;
+          if (last !== null) longest = Math.max(longest ?? 0, now - since);
+          last = n;
+          since = now;
+        },
+        get longest() {
+          return longest;
+        },
+      };
+    };
+    const seen = gaps();
+    const made = gaps();
     const sampler = (async () => {
-      const seen = { n: -1, since: Date.now() };
-      const made = { n: -1, since: Date.now() };
       while (sampling) {
-        const [n, m] = await Promise.all([frames(ann).then((f) => f[bobId] ?? 0, () => seen.n), cameraFrames(bob).catch(() => made.n)]);
+        const [n, m] = await Promise.all([frames(ann).then((f) => f[bobId] ?? 0, () => null), cameraFrames(bob).catch(() => null)]);
         const now = Date.now();
-        if (n !== seen.n) longest = Math.max(longest, now - seen.since);
-        if (m !== made.n) longestAtSource = Math.max(longestAtSource, now - made.since);
-        if (n !== seen.n) Object.assign(seen, { n, since: now });
-        if (m !== made.n) Object.assign(made, { n: m, since: now });
+        seen.read(n, now);
+        made.read(m, now);
         await new Promise((r) => setTimeout(r, 100));
       }
     })();
@@ -144,8 +157,8 @@ describe('meetings through the SFU (Chromium, a local Janus)', { skip, timeout: 
     for (const p of people) await waitUntil(`${p.name} holding only the SFU's two connections`, async () => (await pathOf(p)).connections === 2 ? true : undefined, { timeout: WAIT });
     sampling = false;
     await sampler;
-    figures.longestFreezeDuringMoveMs = longest;
-    figures.longestCameraGapDuringMoveMs = longestAtSource;
+    figures.longestFreezeDuringMoveMs = seen.longest;
+    figures.longestCameraGapDuringMoveMs = made.longest;
     // Who speaks, as the others' pages read it from their subscriptions: Cat, whose microphone plays a tone.
     const catId = await selfId(cat);
     for (const p of [ann, bob]) {

@@ -16,7 +16,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Browser } from 'playwright-core';
 import { browserSkipReason, joinAs, launch, openParticipant, waitForParticipants, waitUntil, type Participant } from '../browser/support.ts';
-import { ACTION_TIMEOUT_MS, startSfuMeeting, type SfuMeeting } from './meeting-pages.ts';
+import { ACTION_TIMEOUT_MS, cameraFpsFor, startSfuMeeting, type SfuMeeting } from './meeting-pages.ts';
 import { janusSkipReason } from './support.ts';
 
 const skip = janusSkipReason() ?? browserSkipReason();
@@ -27,7 +27,7 @@ const WAIT = 60_000;
  * (enough for every assertion), and the connections a page makes counted, so that the test can tell that
  * sharing renegotiated the connection it had rather than building a new one.
  */
-function slowMedia(): void {
+function slowMedia(cameraFps: number): void {
   const Made = window.RTCPeerConnection;
   (window as any).connectionsMade = 0;
   window.RTCPeerConnection = class extends Made {
@@ -40,7 +40,7 @@ function slowMedia(): void {
   const camera = devices.getUserMedia.bind(devices);
   devices.getUserMedia = (constraints?: MediaStreamConstraints) => {
     const video = constraints?.video;
-    return camera(video ? { ...constraints, video: { ...(typeof video === 'object' ? video : {}), frameRate: { max: 8 } } } : constraints);
+    return camera(video ? { ...constraints, video: { ...(typeof video === 'object' ? video : {}), frameRate: { max: cameraFps } } } : constraints);
   };
   const screen = devices.getDisplayMedia.bind(devices);
   devices.getDisplayMedia = (constraints?: DisplayMediaStreamOptions) => screen({ ...constraints, video: { frameRate: { max: 5 }, width: { max: 1280 } } });
@@ -96,7 +96,7 @@ describe('a screen shared through the SFU (Chromium, a local Janus)', { skip, ti
   const people: Person[] = [];
 
   before(async () => {
-    [meeting, browser] = await Promise.all([startSfuMeeting(), launch()]);
+    [meeting, browser] = await Promise.all([startSfuMeeting(), launch({ cameraFps: cameraFpsFor() })]);
   });
 
   after(async () => {
@@ -108,7 +108,7 @@ describe('a screen shared through the SFU (Chromium, a local Janus)', { skip, ti
     const p = await openParticipant(browser, meeting.url, {
       setup: async (page) => {
         page.setDefaultTimeout(ACTION_TIMEOUT_MS);
-        await page.addInitScript(slowMedia);
+        await page.addInitScript(slowMedia, cameraFpsFor());
       },
     });
     await joinAs(p.page, name, WAIT);

@@ -6,7 +6,7 @@
  * publishing offer's videos is the camera and which the screen, and which
  * layer of each received video the browser's tiles ask for.
  */
-import type { VideoRoomHandle } from 'janode/plugins/videoroom';
+import type { VideoRoomHandle, VideoRoomStream } from 'janode/plugins/videoroom';
 import type { VideoWant } from '../protocol.ts';
 
 /**
@@ -129,4 +129,16 @@ export function layerSpecs(
     return { mid, send, ...(send ? { substream: want === 'low' ? 0 : 2 } : {}) };
   });
   return [...cameras, ...[...screenMids].map((mid) => ({ mid, send: true }))];
+}
+
+/**
+ * Whether what Janus reports of a subscriber's m-line (in its offers' stream
+ * lists) is what `spec` asked for: relayed or paused, and the layer asked for.
+ * Janus sets an m-line back to relayed at the highest layer when it gives it to
+ * another stream, which a request in between two offers can hide.
+ */
+export function janusHolds(spec: LayerSpec, stream: VideoRoomStream): boolean {
+  if (stream.send !== undefined && stream.send !== spec.send) return false;
+  const target = typeof stream.simulcast === 'object' ? stream.simulcast['substream-target'] : undefined;
+  return !(spec.send && spec.substream !== undefined && target !== undefined && target !== spec.substream);
 }

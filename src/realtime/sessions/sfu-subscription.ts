@@ -23,7 +23,7 @@ import VideoRoomPlugin, { type StreamSpec, type VideoRoomHandle, type VideoRoomP
 import type { JanusServer } from '../../sfu/janus-server.ts';
 import { NO_SUCH_FEED, videoRoomErrorCode } from '../../sfu/rooms.ts';
 import { SFU_PEER, type ServerMessage, type VideoWant } from '../protocol.ts';
-import { layerSpecs, type JanusCandidate, type VideoSource } from './sfu-steps.ts';
+import { janusHolds, layerSpecs, type JanusCandidate, type LayerSpec, type VideoSource } from './sfu-steps.ts';
 
 /** VideoRoom's "Unexpected ANSWER (did we offer?)". */
 const UNEXPECTED_ANSWER = 469;
@@ -76,7 +76,7 @@ export class SfuSubscription {
   private screenMids: string[] = [];
   /** What was last asked of Janus per video m-line. */
   private readonly applied = new Map<string, string>();
-  /** The publisher's stream each m-line carries (`feed mid`), as of the last offer. */
+  /** The publisher's stream each m-line carries (`feed mid`; '' once inactive), as of the last offer. */
   private carriers = new Map<string, string>();
 
   constructor(
@@ -223,12 +223,15 @@ export class SfuSubscription {
     }, ANSWER_DEADLINE_MS);
     this.videoMids = new Map(carried.filter((c) => c.source === 'camera').map((c) => [c.from, c.mid]));
     this.screenMids = carried.filter((c) => c.source === 'screen').map((c) => c.mid);
-    // An m-line that carries another stream now (Janus reuses those of publishers gone) is asked for again; the
-    // others keep what Janus has. Asking for every m-line again at each offer, everyone's subscription sent Janus a
-    // request naming all its m-lines whenever someone joined, and Janus handles them one at a time, the newcomer's
-    // answer among them.
+    // Only an m-line that carries another stream now (Janus reuses those of publishers gone), or of which Janus
+    // reports other than was asked, is asked for again: Janus handles its requests one at a time, and everyone's
+    // subscription asking again for all its m-lines whenever someone joins queues them before the newcomer's answer.
     const carriers = new Map(streams.map((s) => [s.mid, s.active === false ? '' : `${s.feed_id} ${s.feed_mid ?? ''}`]));
-    for (const mid of [...this.applied.keys()]) if (carriers.get(mid) !== this.carriers.get(mid)) this.applied.delete(mid);
+    const reported = new Map(streams.map((s) => [s.mid, s]));
+    for (const [mid, asked] of [...this.applied]) {
+      const stream = reported.get(mid);
+      if (!stream || carriers.get(mid) !== this.carriers.get(mid) || !janusHolds(JSON.parse(asked) as LayerSpec, stream)) this.applied.delete(mid);
+    }
     this.carriers = carriers;
     this.link.send({ type: 'sfu', event: 'streams', streams: carried });
     this.link.send({ type: 'offer', from: SFU_PEER, sdp, ...(this.id ? { session: this.id } : {}) });
