@@ -109,6 +109,17 @@ function link(server: JanusServer, wants = new Map<string, 'high' | 'low' | 'off
   return { value, sent, failures };
 }
 
+/** A subscription to Ann (feed 11) and Bob (feed 12) with `wants`, its first offer answered and its layers set. */
+async function answeredFirst(janus: ReturnType<typeof fakeJanus>, wants: Map<string, 'high' | 'low' | 'off'>) {
+  const { value } = link(janus.server, wants);
+  const subscription = new SfuSubscription(value, () => 10);
+  subscription.publishers([publisher(11, 'ann'), publisher(12, 'bob')] as never);
+  await value.idle();
+  await subscription.answered('v=0 answer', undefined);
+  await value.idle();
+  return { value, subscription };
+}
+
 describe('SFU subscription', () => {
   const lastStreams = (sent: ServerMessage[]) => (sent.filter((m) => m.type === 'sfu').at(-1) as unknown as { streams: Array<{ from: string; kind: string; source?: string }> }).streams;
   const whoIsCarried = (sent: ServerMessage[]) => [...new Set(lastStreams(sent).map((s) => s.from))];
@@ -260,14 +271,20 @@ describe('SFU subscription', () => {
     subscription.stop();
   });
 
+  it('asks Janus for the other layer when a tile wants more of a video it already receives, and for nothing else', async () => {
+    const janus = fakeJanus(new Set([11, 12]));
+    const wants = new Map<string, 'high' | 'low' | 'off'>([['ann', 'low'], ['bob', 'low']]);
+    const { subscription } = await answeredFirst(janus, wants);
+    // Ann is pinned: her tile fills the stage.
+    wants.set('ann', 'high');
+    await subscription.applyWants();
+    assert.deepEqual(janus.configures.slice(1), [[{ mid: '1', send: true, substream: 2 }]]);
+    subscription.stop();
+  });
+
   it('asks Janus nothing again for the m-lines that still carry the same streams when a newcomer is added', async () => {
     const janus = fakeJanus(new Set([11, 12, 13]));
-    const { value } = link(janus.server, new Map([['ann', 'low'], ['bob', 'low']]));
-    const subscription = new SfuSubscription(value, () => 10);
-    subscription.publishers([publisher(11, 'ann'), publisher(12, 'bob')] as never);
-    await value.idle();
-    await subscription.answered('v=0 answer', undefined);
-    await value.idle();
+    const { value, subscription } = await answeredFirst(janus, new Map([['ann', 'low'], ['bob', 'low']]));
     assert.equal(janus.configures.length, 1);
     // Cat arrives: the new offer adds her m-lines; Ann's and Bob's stay as they were.
     subscription.publishers([publisher(13, 'cat')] as never);
@@ -279,12 +296,7 @@ describe('SFU subscription', () => {
 
   it('asks Janus again for an m-line it reuses for another publisher’s stream, though the layer is the same', async () => {
     const janus = fakeJanus(new Set([11, 12, 13]));
-    const { value } = link(janus.server, new Map([['ann', 'low'], ['bob', 'low'], ['cat', 'low']]));
-    const subscription = new SfuSubscription(value, () => 10);
-    subscription.publishers([publisher(11, 'ann'), publisher(12, 'bob')] as never);
-    await value.idle();
-    await subscription.answered('v=0 answer', undefined);
-    await value.idle();
+    const { value, subscription } = await answeredFirst(janus, new Map([['ann', 'low'], ['bob', 'low'], ['cat', 'low']]));
     assert.deepEqual(janus.configures, [[{ mid: '1', send: true, substream: 0 }, { mid: '3', send: true, substream: 0 }]]);
     // Bob left and Cat came; Janus put her streams in the m-lines that were Bob's and offered again by itself.
     subscription.gone(12);
@@ -297,12 +309,7 @@ describe('SFU subscription', () => {
 
   it('asks Janus again for an m-line whose layer or pause it reports otherwise than asked', async () => {
     const janus = fakeJanus(new Set([11, 12]));
-    const { value } = link(janus.server, new Map([['ann', 'low'], ['bob', 'off']]));
-    const subscription = new SfuSubscription(value, () => 10);
-    subscription.publishers([publisher(11, 'ann'), publisher(12, 'bob')] as never);
-    await value.idle();
-    await subscription.answered('v=0 answer', undefined);
-    await value.idle();
+    const { value, subscription } = await answeredFirst(janus, new Map([['ann', 'low'], ['bob', 'off']]));
     assert.deepEqual(janus.configures, [[{ mid: '1', send: true, substream: 0 }, { mid: '3', send: false }]]);
     // Both m-lines were freed and taken again by the same streams between two offers: Janus relays them whole again.
     janus.reset('1');

@@ -3,8 +3,9 @@
  * What an SFU link's steps share: the rate of publishing offers, how often
  * a link asks for a room again, the deadline of a step on Janus, how
  * long a detach may take, the SDP session of an offer, which of a
- * publishing offer's videos is the camera and which the screen, and which
- * layer of each received video the browser's tiles ask for.
+ * publishing offer's videos is the camera and which the screen, which
+ * layer of each received video the browser's tiles ask for, and whether
+ * Janus holds what was asked.
  */
 import type { VideoRoomHandle, VideoRoomStream } from 'janode/plugins/videoroom';
 import type { VideoWant } from '../protocol.ts';
@@ -141,4 +142,9 @@ export function janusHolds(spec: LayerSpec, stream: VideoRoomStream): boolean {
   if (stream.send !== undefined && stream.send !== spec.send) return false;
   const target = typeof stream.simulcast === 'object' ? stream.simulcast['substream-target'] : undefined;
   return !(spec.send && spec.substream !== undefined && target !== undefined && target !== spec.substream);
+}
+
+/** Whether two requests for one m-line ask the same (`a` undefined: none was made). */
+export function sameSpec(a: LayerSpec | undefined, b: LayerSpec): boolean {
+  return a !== undefined && a.mid === b.mid && a.send === b.send && a.substream === b.substream;
 }

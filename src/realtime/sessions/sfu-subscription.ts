@@ -23,7 +23,7 @@ import VideoRoomPlugin, { type StreamSpec, type VideoRoomHandle, type VideoRoomP
 import type { JanusServer } from '../../sfu/janus-server.ts';
 import { NO_SUCH_FEED, videoRoomErrorCode } from '../../sfu/rooms.ts';
 import { SFU_PEER, type ServerMessage, type VideoWant } from '../protocol.ts';
-import { janusHolds, layerSpecs, type JanusCandidate, type LayerSpec, type VideoSource } from './sfu-steps.ts';
+import { janusHolds, layerSpecs, sameSpec, type JanusCandidate, type LayerSpec, type VideoSource } from './sfu-steps.ts';
 
 /** VideoRoom's "Unexpected ANSWER (did we offer?)". */
 const UNEXPECTED_ANSWER = 469;
@@ -75,7 +75,7 @@ export class SfuSubscription {
   /** The subscription's m-lines of shared screens, as of the last offer. */
   private screenMids: string[] = [];
   /** What was last asked of Janus per video m-line. */
-  private readonly applied = new Map<string, string>();
+  private readonly applied = new Map<string, LayerSpec>();
   /** The publisher's stream each m-line carries (`feed mid`; '' once inactive), as of the last offer. */
   private carriers = new Map<string, string>();
 
@@ -230,7 +230,7 @@ export class SfuSubscription {
     const reported = new Map(streams.map((s) => [s.mid, s]));
     for (const [mid, asked] of [...this.applied]) {
       const stream = reported.get(mid);
-      if (!stream || carriers.get(mid) !== this.carriers.get(mid) || !janusHolds(JSON.parse(asked) as LayerSpec, stream)) this.applied.delete(mid);
+      if (!stream || carriers.get(mid) !== this.carriers.get(mid) || !janusHolds(asked, stream)) this.applied.delete(mid);
     }
     this.carriers = carriers;
     this.link.send({ type: 'sfu', event: 'streams', streams: carried });
@@ -279,9 +279,9 @@ export class SfuSubscription {
   async applyWants(): Promise<void> {
     const sub = this.handle;
     if (!sub || !this.link.current()) return;
-    const changed = layerSpecs(this.link.wants, this.videoMids, this.link.videoSlots, this.screenMids).filter((spec) => this.applied.get(spec.mid) !== JSON.stringify(spec));
+    const changed = layerSpecs(this.link.wants, this.videoMids, this.link.videoSlots, this.screenMids).filter((spec) => !sameSpec(this.applied.get(spec.mid), spec));
     if (changed.length === 0) return;
-    for (const spec of changed) this.applied.set(spec.mid, JSON.stringify(spec));
+    for (const spec of changed) this.applied.set(spec.mid, spec);
     const refused = await sub.configure({ streams: changed }).then(() => false, () => true);
     if (!refused || changed.length === 1) {
       if (refused) this.applied.delete(changed[0]!.mid);
