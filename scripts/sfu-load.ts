@@ -58,6 +58,7 @@ import { cpus, loadavg, setPriority } from 'node:os';
 import type { Browser } from 'playwright-core';
 import { findOnPath } from '../src/config-sfu.ts';
 import { launch } from '../test/browser/support.ts';
+import { cameraFpsFor } from '../test/sfu/meeting-pages.ts';
 import { attachFoyer, startFoyer, type Foyer } from './sfu-load/foyer.ts';
 import { measure, type Window } from './sfu-load/measure.ts';
 import { close as closeObserver, observe } from './sfu-load/observer.ts';
@@ -207,7 +208,7 @@ let held: number | undefined;
 let stopReason = '';
 let recording!: Recording;
 try {
-  browser = await launch();
+  browser = await launch({ cameraFps: cameraFpsFor() });
   foyer = await startFresh();
   recording = await record(browser, foyer.origin, { seconds: 6, width: 640, height: 480, fps: 15, videoBitrate: 500_000 });
   const v = recording.video;

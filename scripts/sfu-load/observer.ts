@@ -8,7 +8,7 @@
  */
 import { startTimeline, stopTimeline } from './timeline.ts';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { slowCamera } from '../../test/sfu/meeting-pages.ts';
+import { cameraFpsFor, slowCamera } from '../../test/sfu/meeting-pages.ts';
 import { firstFrame, type FirstFrame } from '../first-frame.ts';
 
 export interface Observer {
@@ -96,7 +96,7 @@ export async function observe(browser: Browser, link: string, name: string, time
   const context = await browser.newContext({ permissions: ['camera', 'microphone'] });
   const page = await context.newPage();
   page.on('pageerror', (error) => console.log(`# ${name} page error: ${error.message}`));
-  await page.addInitScript(slowCamera);
+  await page.addInitScript(slowCamera, { fps: cameraFpsFor() });
   // tsx names the script's functions with a helper the page lacks.
   if (trace) await page.addInitScript({ content: `window.__name = (f) => f; (${traceJoin.toString()})();` });
   if (trace) await startTimeline(browser, page);
