@@ -55,6 +55,7 @@
  */
 import { writeFileSync } from 'node:fs';
 import { cpus, loadavg, setPriority } from 'node:os';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import type { Browser } from 'playwright-core';
 import { findOnPath } from '../src/config-sfu.ts';
 import { launch } from '../test/browser/support.ts';
@@ -151,18 +152,24 @@ async function measureSize(foyer: Foyer, size: number): Promise<SizeResult> {
   const window = await measure(foyer, [m], seconds);
   console.log(`# meeting of ${size}: measured ${window.seconds.toFixed(1)} s, ${window.silentParticipants} silent load participants`);
   // After the window: a joining observer costs the machine as much as one that stays, while it joins.
-  const joined: SizeResult['firstFrames'] = [];
+  const joined: NonNullable<SizeResult['joins']> = [];
   for (let i = 0; i < joins && browser; i++) {
     const gone = m.load.filter((p) => p.closed).length;
     if (gone) console.log(`# before m${size}-J${i + 1}: ${gone} of ${m.load.length} load participants' sockets closed (codes ${[...new Set(m.load.map((p) => p.closeCode).filter(Boolean))].join(', ')}; ${m.load.find((p) => p.closed)?.errors.join('; ')})`);
+    // How late the load participants may have been to answer (Janus's key frame requests above all) while it joined.
+    const lag = monitorEventLoopDelay({ resolution: 10 });
+    lag.enable();
     const o = await observe(browser, m.link, `m${size}-J${i + 1}`, TIMEOUT, trace).catch((error: Error) => error);
+    lag.disable();
+    const lateMs = Math.max(0, Math.round(lag.max / 1e6 - 10));
     if (o instanceof Error) {
       joined.push({ ok: false, why: o.message });
       console.log(`# m${size}-J${i + 1} FAILED: ${o.message}`);
       continue;
     }
-    joined.push(o.first.ok ? { ok: true, ms: o.first.at } : { ok: false, why: o.first.why });
+    joined.push(o.first.ok ? { ok: true, ms: o.first.at, generatorLateMs: lateMs } : { ok: false, why: o.first.why });
     if (!o.first.ok) console.log(`# ${o.name} FAILED: ${o.first.why}`);
+    else console.log(`# ${o.name}: first frame after ${o.first.at.toFixed(0)} ms; the load generator's event loop late by up to ${lateMs} ms meanwhile`);
     if (o.trace) console.log(`# ${o.name} join: ${o.trace} | first frame ${o.first.ok ? o.first.at.toFixed(0) : 'none'}`);
     // Gone as a person leaves (the page's socket closes with 1001), not dropped: a dropped participant stays for the
     // resume grace, their SFU link too, and ten of them would make the meeting larger with every join.

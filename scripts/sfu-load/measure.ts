@@ -8,7 +8,7 @@
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import type { Foyer } from './foyer.ts';
 import { loadBytes, type Meeting } from './meeting.ts';
-import { framesDecoded, frameRate } from './observer.ts';
+import { framesDecoded, frameRate, mediaPath } from './observer.ts';
 import { cpuSince, machineBusySince, machineMark, mark, rssMiB } from './proc.ts';
 import { droppedSince, udpCounters } from './udp.ts';
 
@@ -37,6 +37,8 @@ export interface Window {
   /** Observers: frames a second per remote video, and remote videos decoding. */
   observerFps: number[];
   observerVideos: number[];
+  /** How many others each observer's subscription carries at the end (everyone but itself, when all is well). */
+  observerCarried: number[];
 }
 
 function median(values: number[]): number {
@@ -71,6 +73,7 @@ export async function measure(foyer: Foyer, meetings: Meeting[], seconds: number
   const up = bytesAfter.map((b, i) => ((b.sent - bytesBefore[i]!.sent) * 8) / 1000 / elapsed);
   const down = bytesAfter.map((b, i) => ((b.received - bytesBefore[i]!.received) * 8) / 1000 / elapsed);
   const rates = observers.map((_, i) => frameRate(framesBefore[i]!, framesAfter[i]!, elapsed));
+  const paths = (await Promise.all(observers.map(mediaPath))) as Array<{ sfu?: { carried?: string[] } } | null>;
   return {
     seconds: elapsed,
     foyerCpu,
@@ -87,5 +90,6 @@ export async function measure(foyer: Foyer, meetings: Meeting[], seconds: number
     silentParticipants: up.filter((u, i) => u < 1 || down[i]! < 1).length,
     observerFps: rates.map((r) => r.fps),
     observerVideos: rates.map((r) => r.videos),
+    observerCarried: paths.map((p) => p?.sfu?.carried?.length ?? 0),
   };
 }

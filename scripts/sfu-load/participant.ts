@@ -58,6 +58,20 @@ function bytesOf(pc: RTCPeerConnection | undefined): { sent: number; received: n
   return { sent, received };
 }
 
+/**
+ * The load participants' SDP work (werift's, in JavaScript), one participant's at a time and each in a turn of the
+ * event loop of its own. A newcomer publishing renegotiates everyone else's subscription at once (two m-lines per
+ * person each): done back to back, fifty of them held this process for over a second, during which no load
+ * participant sent media or answered Janus's key frame requests, as if every other person's browser had stalled
+ * with each join. Between two turns the packets waiting are handled; the work itself is the same.
+ */
+let sdpTurns: Promise<unknown> = Promise.resolve();
+function inTurn<T>(work: () => Promise<T>): Promise<T> {
+  const done = sdpTurns.then(() => new Promise<void>((resolve) => setImmediate(resolve))).then(work);
+  sdpTurns = done.catch(() => {});
+  return done;
+}
+
 export class LoadParticipant {
   id: string | undefined;
   private socket!: Socket;
@@ -151,8 +165,10 @@ export class LoadParticipant {
       if (!this.decrypt) sub.connectionStateChange.subscribe((state) => state === 'connected' && countOnly(sub));
     }
     const pc = this.sub;
-    await pc.setRemoteDescription({ type: 'offer', sdp });
-    await pc.setLocalDescription(await pc.createAnswer());
+    await inTurn(async () => {
+      await pc.setRemoteDescription({ type: 'offer', sdp });
+      await pc.setLocalDescription(await pc.createAnswer());
+    });
     await gathered(pc);
     this.subscribed += 1;
     this.send({ type: 'answer', to: 'sfu', sdp: pc.localDescription!.sdp, ...(session ? { session } : {}) });

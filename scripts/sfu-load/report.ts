@@ -13,25 +13,25 @@ export interface SizeResult {
   /** Each observer's time from opening the link to its first remote frame, or why there was none. */
   firstFrames: ({ ok: true; ms: number } | { ok: false; why: string })[];
   /** With `--joins N`: N more observers opening the link one after another (each leaves before the next): their times. */
-  joins?: ({ ok: true; ms: number } | { ok: false; why: string })[];
+  joins?: ({ ok: true; ms: number; /** The generator's event loop at its latest during the join. */ generatorLateMs?: number } | { ok: false; why: string })[];
   problem?: string;
 }
 
 const f = (n: number | undefined, digits = 0) => (n === undefined || Number.isNaN(n) ? '-' : n.toFixed(digits));
 
 export function table(results: SizeResult[]): string {
-  const head = ['size', 'load+obs', 'foyer %cpu', 'janus %cpu', 'f+j %cpu', 'foyer MiB', 'janus MiB', 'machine %', 'gen %cpu', 'gen lag ms', 'udp drop %', 'up kbit/s', 'down kbit/s', 'first frame ms', 'obs fps (videos)'];
+  const head = ['size', 'load+obs', 'foyer %cpu', 'janus %cpu', 'f+j %cpu', 'foyer MiB', 'janus MiB', 'machine %', 'gen %cpu', 'gen lag ms', 'udp drop %', 'up kbit/s', 'down kbit/s', 'first frame ms', 'obs fps (videos, carried)'];
   const rows = results.map((r) => {
     const w = r.window;
     const frames = r.firstFrames.map((x) => (x.ok ? f(x.ms) : 'FAILED')).join(',') || '-';
-    const fps = w ? w.observerFps.map((x, i) => `${f(x, 1)} (${w.observerVideos[i]})`).join(',') || '-' : '-';
+    const fps = w ? w.observerFps.map((x, i) => `${f(x, 1)} (${w.observerVideos[i]}, ${w.observerCarried[i]})`).join(',') || '-' : '-';
     return [String(r.size), `${r.load}+${r.observers}`, f(w?.foyerCpu), f(w?.janusCpu), f(w ? w.foyerCpu + w.janusCpu : undefined), f(w?.foyerRssMiB), f(w?.janusRssMiB), f(w?.machineCpu), f(w?.generatorCpu), f(w?.generatorLagMs), f(w?.udpDropped, 1), f(w?.uploadKbps), f(w?.downloadKbps), frames, fps];
   });
   const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
   const line = (cells: string[]) => cells.map((c, i) => c.padStart(widths[i]!)).join('  ');
   const legend =
     '%cpu: of one core over the window; machine %: of all cores together (everything running, other users included); gen: this process (load participants), its CPU and event-loop delay (p99: how late it may answer a key frame request); udp drop: datagrams the kernel dropped for full receive buffers, machine-wide (high: the generator could not keep up, down figures too low); ' +
-    'MiB: resident memory at the end; up/down: median per load participant (DTLS bytes: SRTP and SRTCP, without UDP/IP headers); first frame: each observer, from opening the link; obs fps: per remote video decoded.';
+    'MiB: resident memory at the end; up/down: median per load participant (DTLS bytes: SRTP and SRTCP, without UDP/IP headers); first frame: each observer, from opening the link; obs fps: per remote video decoded (videos: how many grew; carried: how many others the subscription carries at the end).';
   return [line(head), ...rows.map(line), legend].join('\n');
 }
 

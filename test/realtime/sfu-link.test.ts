@@ -28,6 +28,7 @@ function fakeJanus(publishers: unknown[] = []) {
       handles.push(noted);
       return {
         on() {},
+        once() {},
         joinConfigurePublisher: async () => {
           noted.steps.push('join');
           return { feed: 7, publishers, jsep: { type: 'answer', sdp: 'v=0 answer' } };
@@ -46,6 +47,7 @@ function fakeJanus(publishers: unknown[] = []) {
           return { streams, jsep: { type: 'offer', sdp: `v=0 subscription offer ${handles.length}` } };
         },
         configure: async () => void noted.steps.push('configure'),
+        start: async () => void noted.steps.push('start'),
         trickle: async (c: unknown) => {
           noted.steps.push('trickle');
           noted.trickled.push(c);
@@ -231,6 +233,41 @@ describe('SFU link', () => {
       await idle();
       assert.deepEqual(janus.handles[0]!.steps, ['join ahead', 'detach']);
       assert.equal(janus.handles[1]!.steps.at(-1), 'detach', 'the subscription too');
+    });
+
+    describe('in a meeting of more people than the page shows videos of', () => {
+      const many = Array.from({ length: 12 }, (_, i) => ({ feed: 20 + i, display: `c_p${i}`, streams: [{ type: 'audio', mid: '0' }] }));
+
+      it('publishes the page’s first offer, and its candidates after it, once the subscription’s answer is with Janus', async () => {
+        const janus = fakeJanus(many);
+        const { link, sent, warnings, idle } = linkOn(janus.server);
+        link.prepare();
+        link.offer(offerOf('111'));
+        link.ice(candidate('0'), '111');
+        await idle();
+        assert.deepEqual(janus.handles[0]!.steps, ['join ahead'], 'not published while the subscription waits for its answer');
+        const offered = sent.find((m) => m.type === 'offer' && m.from === 'sfu') as { session: string };
+        link.answer('v=0 answer', offered.session);
+        await idle();
+        assert.deepEqual(janus.handles[1]!.steps, ['subscribe', 'start']);
+        assert.deepEqual(janus.handles[0]!.steps, ['join ahead', 'publish', 'trickle']);
+        assert.deepEqual(warnings, []);
+      });
+
+      it('publishes a few seconds after the subscription was offered at the latest, when the page never answers it', async (t) => {
+        t.mock.timers.enable({ apis: ['setTimeout'] });
+        const janus = fakeJanus(many);
+        const { link, idle } = linkOn(janus.server);
+        link.prepare();
+        link.offer(offerOf('111'));
+        await idle();
+        t.mock.timers.tick(2999);
+        await idle();
+        assert.deepEqual(janus.handles[0]!.steps, ['join ahead']);
+        t.mock.timers.tick(1);
+        await idle();
+        assert.deepEqual(janus.handles[0]!.steps, ['join ahead', 'publish']);
+      });
     });
   });
 });

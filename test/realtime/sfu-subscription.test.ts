@@ -57,11 +57,13 @@ function fakeJanus(publishing: Set<number>) {
   let refusedMid: string | undefined;
   /** The browser's answers passed on. */
   let answers = 0;
-  /** What the subscription listens to on its handle (Janus offering again by itself). */
+  /** What the subscription listens to on its handle: Janus offering again by itself, and its connection up (once). */
   const listeners: Array<(e: unknown) => void> = [];
+  const upListeners: Array<() => void> = [];
   const handle = {
     streams: [],
     on: (_event: string, fn: (e: unknown) => void) => void listeners.push(fn),
+    once: (_event: string, fn: () => void) => void upListeners.push(fn),
     trickle: (candidate: unknown) => Promise.resolve(void trickled.push(candidate)),
     detach: () => Promise.resolve(),
     joinSubscriber: ({ streams }: { streams: Spec[] }) => request(streams),
@@ -82,7 +84,11 @@ function fakeJanus(publishing: Set<number>) {
   };
   /** Janus gives m-line `mid` to a stream anew: relayed again, at the highest layer. */
   const reset = (mid: string) => held.delete(mid);
-  return { server, requests, carried, trickled, configures, offerAgain, reset, answers: () => answers, refuse: (mid: string) => (refusedMid = mid), failNext: (error: Error) => (failNext = error) };
+  /** Janus reports the subscription's connection up (webrtcup). */
+  const up = () => {
+    for (const fn of upListeners.splice(0)) fn();
+  };
+  return { server, requests, carried, trickled, configures, offerAgain, reset, up, answers: () => answers, refuse: (mid: string) => (refusedMid = mid), failNext: (error: Error) => (failNext = error) };
 }
 
 function link(server: JanusServer, wants = new Map<string, 'high' | 'low' | 'off'>(), videoSlots = 9) {
@@ -108,6 +114,10 @@ function link(server: JanusServer, wants = new Map<string, 'high' | 'low' | 'off
   };
   return { value, sent, failures };
 }
+
+/** Eight others (feeds 11 to 18, named p11 to p18), the last talking. */
+const eightOthers = () => [11, 12, 13, 14, 15, 16, 17, 18].map((f) => ({ ...publisher(f, `p${f}`), ...(f === 18 ? { talking: true } : {}) }));
+const feedsOf = (first: number, last: number) => Array.from({ length: last - first + 1 }, (_, i) => first + i);
 
 /** A subscription to Ann (feed 11) and Bob (feed 12) with `wants`, its first offer answered and its layers set. */
 async function answeredFirst(janus: ReturnType<typeof fakeJanus>, wants: Map<string, 'high' | 'low' | 'off'>) {
@@ -332,5 +342,69 @@ describe('SFU subscription', () => {
     await subscription.applyWants();
     assert.deepEqual(janus.configures.at(-1)?.map((s) => s.mid), ['1']);
     subscription.stop();
+  });
+
+  describe('joining a meeting of more people than the page shows videos of', () => {
+    it('takes as many as it shows videos of first (six at least), then those talking, and the rest once its connection is up', async (t) => {
+      t.mock.timers.enable({ apis: ['setTimeout', 'Date'] });
+      const janus = fakeJanus(new Set(feedsOf(11, 18)));
+      // Two video slots: the page shows p16's and p17's videos, none of p11 to p15, and said nothing of p18 (talking).
+      const wants = new Map<string, 'high' | 'low' | 'off'>([...feedsOf(11, 15).map((f) => [`p${f}`, 'off'] as const), ['p16', 'low'], ['p17', 'high']]);
+      const { value, sent } = link(janus.server, wants, 2);
+      const subscription = new SfuSubscription(value, () => 10);
+      subscription.publishers(eightOthers() as never);
+      await value.idle();
+      assert.deepEqual(janus.requests.map((r) => r.add), [[11, 12, 13, 16, 17, 18]]);
+      assert.deepEqual(whoIsCarried(sent), ['p11', 'p12', 'p13', 'p16', 'p17', 'p18']);
+      assert.deepEqual(
+        janus.configures[0]!.filter((c) => c.send).map((c) => janus.carried[Number(c.mid)]!.feed),
+        [16, 17, 18],
+        'the videos shown are relayed at once (and the one nobody asked about yet)',
+      );
+      await subscription.answered('v=0 answer', undefined);
+      await value.idle();
+      assert.equal(janus.requests.length, 1, 'nothing more asked before the connection is up');
+      janus.up();
+      t.mock.timers.tick(499);
+      await value.idle();
+      assert.equal(janus.requests.length, 1);
+      t.mock.timers.tick(1);
+      await value.idle();
+      assert.deepEqual(janus.requests.map((r) => r.add), [[11, 12, 13, 16, 17, 18], [14, 15]]);
+      assert.deepEqual(whoIsCarried(sent), ['p11', 'p12', 'p13', 'p16', 'p17', 'p18', 'p14', 'p15']);
+      subscription.stop();
+    });
+
+    it('takes the rest a few seconds after its answer at the latest, when Janus never reports the connection up', async (t) => {
+      t.mock.timers.enable({ apis: ['setTimeout', 'Date'] });
+      const janus = fakeJanus(new Set(feedsOf(11, 19)));
+      const { value } = link(janus.server, new Map(), 2);
+      const subscription = new SfuSubscription(value, () => 10);
+      subscription.publishers(eightOthers() as never);
+      await value.idle();
+      await subscription.answered('v=0 answer', undefined);
+      // Someone arriving meanwhile waits with the rest.
+      subscription.publishers([publisher(19, 'p19')] as never);
+      t.mock.timers.tick(2999);
+      await value.idle();
+      assert.equal(janus.requests.length, 1);
+      t.mock.timers.tick(1);
+      await value.idle();
+      assert.deepEqual(janus.requests.map((r) => r.add), [[11, 12, 13, 14, 15, 18], [16, 17, 19]]);
+      subscription.stop();
+    });
+
+    it('takes everyone at once where the page shows videos of all', async () => {
+      const janus = fakeJanus(new Set(feedsOf(11, 18)));
+      const { value } = link(janus.server, new Map(), 8);
+      const subscription = new SfuSubscription(value, () => 10);
+      subscription.publishers(eightOthers() as never);
+      await value.idle();
+      assert.deepEqual(janus.requests.map((r) => r.add), [feedsOf(11, 18)]);
+      await subscription.answered('v=0 answer', undefined);
+      await value.idle();
+      assert.equal(janus.requests.length, 1);
+      subscription.stop();
+    });
   });
 });

@@ -34,7 +34,7 @@ import type { PlaceRef } from '../../domain/presence.ts';
 import { videoRoomErrorCode } from '../../sfu/rooms.ts';
 import { SFU_PEER, type IceCandidate, type ServerMessage, type VideoWant } from '../protocol.ts';
 import type { RealtimeLogger, SfuLinkRole, SfuRouting } from '../session.ts';
-import { askingDtx, detachWithin, janusCandidate, publishedDescriptions, sessionId, REPLACE_POLL_MAX_MS, REPLACE_POLL_MS, SFU_OFFER_RATE, SfuStepTimeout, withDeadline } from './sfu-steps.ts';
+import { askingDtx, detachWithin, Gate, janusCandidate, publishedDescriptions, sessionId, PUBLISH_HELD_AT_MOST_MS, REPLACE_POLL_MAX_MS, REPLACE_POLL_MS, SFU_OFFER_RATE, SfuStepTimeout, withDeadline } from './sfu-steps.ts';
 import { joinedOn, type Joined, type JoinedLink } from './sfu-joined.ts';
 import { TokenBucket } from '../rate-limit.ts';
 
@@ -65,6 +65,8 @@ export class SfuLink implements SfuLinkRole {
   private readonly offers = new TokenBucket(SFU_OFFER_RATE);
   /** Ends an offer's wait for its turn at once: the participant left, or the link's Janus went down. */
   private pacing = new AbortController();
+  /** The publishing connection's offer and candidates, held while a first subscription goes first (`prepare`). */
+  private readonly publishing = new Gate();
   /** What each `Joined` the link builds calls back. */
   private readonly joinedLink: JoinedLink;
 
@@ -86,7 +88,7 @@ export class SfuLink implements SfuLinkRole {
 
   offer(sdp: string, discarded?: string): void {
     const pending = (this.pendingOffer = { sdp, discarded });
-    this.run('publish', async () => {
+    this.publishing.pass(() => void this.run('publish', async () => {
       if (this.pendingOffer !== pending) return;
       // Waited for on the chain, so that the candidates trickled after the offer still come after it. A Janus gone
       // meanwhile asks the page for a new offer: this one is not published then.
@@ -96,7 +98,7 @@ export class SfuLink implements SfuLinkRole {
       this.offers.take();
       this.pendingOffer = undefined;
       await this.publish(pending.sdp, pending.discarded);
-    });
+    }));
   }
 
   /**
@@ -106,6 +108,9 @@ export class SfuLink implements SfuLinkRole {
    */
   prepare(afresh = false): void {
     if (this.closed) return;
+    // The page's publishing offer comes right behind; in a large meeting it waits for the subscription (sfu-steps.ts).
+    this.publishing.close(PUBLISH_HELD_AT_MOST_MS);
+    let opens: Promise<void> | undefined;
     this.run('join the room', async () => {
       if (afresh && this.joined && !this.joined.published) await this.leave();
       if (this.joined || this.closed) return;
@@ -121,8 +126,10 @@ export class SfuLink implements SfuLinkRole {
         if (this.holds(joined)) await this.leave();
         throw error;
       }
-      if (this.holds(joined)) joined.subscription.publishers(publishers);
-    });
+      if (!this.holds(joined)) return;
+      joined.subscription.publishers(publishers);
+      opens = joined.subscription.started;
+    }).finally(() => (opens ?? Promise.resolve()).then(() => this.publishing.open()));
   }
 
   /** Compared through a method: a check before an await has narrowed `this.joined` for the compiler. */
@@ -147,7 +154,9 @@ export class SfuLink implements SfuLinkRole {
     // Janus cannot place a candidate that names no m-line.
     if (!session || (candidate && candidate.sdpMid === null && candidate.sdpMLineIndex === null)) return;
     const passed = candidate && janusCandidate(candidate);
-    this.run('pass a candidate on', async () => {
+    // The subscription's go on at once, the publishing connection's after its offer.
+    const pass = this.joined?.subscription.named(session) ? (step: () => void) => step() : (step: () => void) => this.publishing.pass(step);
+    pass(() => void this.run('pass a candidate on', async () => {
       const joined = this.joined;
       if (this.closed || !joined) return;
       // Not waited for: in order on Janus's socket, and the link's next step need not wait a round trip per candidate.
@@ -155,7 +164,7 @@ export class SfuLink implements SfuLinkRole {
       sent.catch((error: Error) => {
         if (this.joined === joined) this.log.warn({ err: error, janus: videoRoomErrorCode(error), participant: this.owner.id }, 'sfu: could not pass a candidate on');
       });
-    });
+    }));
   }
 
   want(from: string, video: VideoWant): void {
@@ -169,6 +178,7 @@ export class SfuLink implements SfuLinkRole {
   close(): Promise<void> {
     this.closed = true;
     this.pacing.abort();
+    this.publishing.open();
     return this.run('leave', () => this.leave());
   }
 

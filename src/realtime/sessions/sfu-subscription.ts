@@ -10,7 +10,10 @@
  * publisher disabled, which Janus keeps otherwise. Janus renegotiates by
  * itself when a publisher leaves (autoupdate). Before each subscription
  * offer the browser gets `sfu` `streams`: which participant each m-line
- * carries, and whether a video is their camera or their screen.
+ * carries, and whether a video is their camera or their screen. Joining a
+ * meeting of more people than the page shows videos of, it takes that many
+ * first, those talking among them, and the rest once its connection is up
+ * (sfu-steps.ts, `firstFeeds`).
  *
  * Apart from the publishing half because the two live differently: the
  * publisher is one request per browser offer, while the subscription keeps
@@ -19,11 +22,12 @@
  * and each first checks that the link still uses this subscription.
  */
 import { randomBytes } from 'node:crypto';
+import Janode from 'janode';
 import VideoRoomPlugin, { type StreamSpec, type VideoRoomHandle, type VideoRoomPublisher, type VideoRoomStream } from 'janode/plugins/videoroom';
 import type { JanusServer } from '../../sfu/janus-server.ts';
 import { NO_SUCH_FEED, videoRoomErrorCode } from '../../sfu/rooms.ts';
 import { SFU_PEER, type ServerMessage, type VideoWant } from '../protocol.ts';
-import { janusHolds, layerSpecs, sameSpec, type JanusCandidate, type LayerSpec, type VideoSource } from './sfu-steps.ts';
+import { firstFeeds, HeldBack, janusHolds, layerSpecs, REST_AFTER_UP_MS, REST_AT_LATEST_MS, sameSpec, type JanusCandidate, type LayerSpec, type VideoSource } from './sfu-steps.ts';
 
 /** VideoRoom's "Unexpected ANSWER (did we offer?)". */
 const UNEXPECTED_ANSWER = 469;
@@ -60,6 +64,13 @@ export class SfuSubscription {
   private readonly feeds = new Map<number, string>();
   /** The audio and video streams (mids) each feed publishes now: a disabled one is not among them. */
   private readonly published = new Map<number, Set<string>>();
+  /** Feeds talking when last listed. */
+  private readonly talking = new Set<number>();
+  /** Joined with the first feeds only: the rest waits for the connection. */
+  private readonly rest = new HeldBack(() => this.link.run('subscribe', () => this.subscribe()));
+  /** Whether Janus has the answer to a first subscription taking the first feeds only (at once for any other). */
+  readonly started: Promise<void>;
+  private start!: () => void;
   /** The publishers' streams in the subscription, by `feed mid`. */
   private readonly subscribed = new Map<string, { feed: number; mid: string }>();
   /** A subscription offer is with the browser; the next change waits for its answer. */
@@ -83,7 +94,9 @@ export class SfuSubscription {
     private readonly link: SubscriptionLink,
     /** The link's own feed: never subscribed to. */
     private readonly ownFeed: () => number,
-  ) {}
+  ) {
+    this.started = new Promise((resolve) => (this.start = resolve));
+  }
 
   /** Whether `id` names this subscription (its offers went to the browser as `session` `id`). */
   named(id: string): boolean {
@@ -100,11 +113,18 @@ export class SfuSubscription {
     for (const p of publishers) {
       if (p.feed === this.ownFeed() || !p.display) continue;
       this.feeds.set(p.feed, p.display);
+      if (p.talking || p.streams?.some((s) => s.talking)) this.talking.add(p.feed);
+      else this.talking.delete(p.feed);
       if (!p.streams) continue; // Janus 1.x lists them always; without a list, what is subscribed stays
       const live = p.streams.filter((s) => (s.type === 'audio' || s.type === 'video') && !s.disabled);
       this.published.set(p.feed, new Set(live.map((s) => s.mid)));
     }
     this.link.run('subscribe', () => this.subscribe());
+  }
+
+  /** Each feed that publishes now, and its participant. */
+  private publishing(): Map<number, string> {
+    return new Map([...this.published.keys()].map((feed) => [feed, this.feeds.get(feed) ?? '']));
   }
 
   /** A publisher unpublished or left: Janus takes its m-lines out by itself. */
@@ -118,12 +138,12 @@ export class SfuSubscription {
     for (const [key, s] of this.subscribed) if (s.feed === feed) this.subscribed.delete(key);
   }
 
-  /** The streams to take into the subscription and those to let go (of `feed` only, if given). */
-  private changes(feed?: number): { add: StreamSpec[]; drop: StreamSpec[] } {
+  /** The streams to take into the subscription and those to let go (of `feed` only, or of `feeds`, if given). */
+  private changes(feed?: number, feeds?: ReadonlySet<number>): { add: StreamSpec[]; drop: StreamSpec[] } {
     const add: Array<{ feed: number; mid: string }> = [];
     const drop: Array<{ feed: number; mid: string }> = [];
     for (const [f, mids] of this.published) {
-      if (feed !== undefined && f !== feed) continue;
+      if ((feed !== undefined && f !== feed) || (feeds && !feeds.has(f))) continue;
       for (const mid of mids) if (!this.subscribed.has(`${f} ${mid}`)) add.push({ feed: f, mid });
     }
     for (const s of this.subscribed.values()) {
@@ -135,6 +155,12 @@ export class SfuSubscription {
 
   /** The link is done with this subscription: nothing more waits for the browser. */
   stop(): void {
+    this.answeredLast();
+    this.rest.stop();
+    this.start();
+  }
+
+  private answeredLast(): void {
     clearTimeout(this.awaitingAnswer);
     this.awaitingAnswer = undefined;
   }
@@ -145,8 +171,11 @@ export class SfuSubscription {
    * out. With `feed`, that publisher's only.
    */
   async subscribe(feed?: number): Promise<void> {
-    if (!this.link.current() || this.awaitingAnswer) return;
-    const { add, drop } = this.changes(feed);
+    if (!this.link.current() || this.awaitingAnswer || this.rest.held) return;
+    const firsts = !this.handle && feed === undefined ? firstFeeds(this.publishing(), this.link.wants, this.talking, this.link.videoSlots) : undefined;
+    const first = firsts !== undefined && firsts.size < this.published.size;
+    if (!first) this.start();
+    const { add, drop } = this.changes(feed, first ? firsts : undefined);
     if (add.length === 0 && (drop.length === 0 || !this.handle)) return;
     const mark = (list: StreamSpec[], on: boolean) => {
       for (const s of list) {
@@ -158,7 +187,9 @@ export class SfuSubscription {
     mark(drop, false);
     try {
       await this.request(add, drop);
+      if (first && this.handle) this.rest.hold();
     } catch (error) {
+      this.start();
       mark(add, false);
       mark(drop, true);
       const feeds = [...new Set(add.map((s) => s.feed!))];
@@ -189,6 +220,7 @@ export class SfuSubscription {
     sub.on(VideoRoomPlugin.EVENT.VIDEOROOM_UPDATED, (e: { streams?: VideoRoomStream[]; jsep?: { type: 'offer'; sdp: string } }) => {
       if (e.jsep && this.link.current() && this.handle === sub) this.offer(e.streams ?? sub.streams ?? [], e.jsep.sdp);
     });
+    sub.once(Janode.EVENT.HANDLE_WEBRTCUP, () => this.rest.releaseIn(REST_AFTER_UP_MS));
     const result = await sub.joinSubscriber({ room: this.link.room, streams: add, autoupdate: true }).catch(async (error: unknown) => {
       await sub.detach().catch(() => {});
       throw error;
@@ -259,8 +291,10 @@ export class SfuSubscription {
       if (videoRoomErrorCode(error) !== UNEXPECTED_ANSWER) throw error;
     } finally {
       // Unless Janus offered again meanwhile (by itself, a publisher leaving): the browser holds that offer now.
-      if (this.link.current() && this.offers === offers) this.stop();
+      if (this.link.current() && this.offers === offers) this.answeredLast();
     }
+    this.rest.releaseIn(REST_AT_LATEST_MS);
+    this.start();
     // Publishers that arrived meanwhile.
     await this.subscribe();
     await this.applyWants();
