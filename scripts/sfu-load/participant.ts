@@ -61,14 +61,16 @@ function bytesOf(pc: RTCPeerConnection | undefined): { sent: number; received: n
 /**
  * The load participants' SDP work (werift's, in JavaScript), one participant's at a time and each in a turn of the
  * event loop of its own. A newcomer publishing renegotiates everyone else's subscription at once (two m-lines per
- * person each): done back to back, fifty of them held this process for over a second, during which no load
- * participant sent media or answered Janus's key frame requests, as if every other person's browser had stalled
- * with each join. Between two turns the packets waiting are handled; the work itself is the same.
+ * person each): done back to back, the renegotiations of a large meeting held this process so long that no load
+ * participant sent media or answered Janus's key frame requests meanwhile, as if every other person's browser had
+ * stalled with each join (docs/video.md, "The join in two steps"). Between two turns the packets waiting are
+ * handled; the work itself is the same. A turn that outlasts `TURN_MS` no longer holds up the next.
  */
+const TURN_MS = 5000;
 let sdpTurns: Promise<unknown> = Promise.resolve();
 function inTurn<T>(work: () => Promise<T>): Promise<T> {
   const done = sdpTurns.then(() => new Promise<void>((resolve) => setImmediate(resolve))).then(work);
-  sdpTurns = done.catch(() => {});
+  sdpTurns = Promise.race([done, new Promise((resolve) => setTimeout(resolve, TURN_MS).unref())]).catch(() => {});
   return done;
 }
 

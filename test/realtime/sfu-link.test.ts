@@ -247,11 +247,29 @@ describe('SFU link', () => {
         await idle();
         assert.deepEqual(janus.handles[0]!.steps, ['join ahead'], 'not published while the subscription waits for its answer');
         const offered = sent.find((m) => m.type === 'offer' && m.from === 'sfu') as { session: string };
+        // The subscription's own candidates are not held.
+        link.ice(candidate('1'), offered.session);
+        await idle();
+        assert.deepEqual(janus.handles[1]!.steps, ['subscribe', 'trickle']);
         link.answer('v=0 answer', offered.session);
         await idle();
-        assert.deepEqual(janus.handles[1]!.steps, ['subscribe', 'start']);
+        assert.deepEqual(janus.handles[1]!.steps, ['subscribe', 'trickle', 'start']);
         assert.deepEqual(janus.handles[0]!.steps, ['join ahead', 'publish', 'trickle']);
         assert.deepEqual(warnings, []);
+        await link.close();
+      });
+
+      it('publishes at once an offer that starts over from the subscription offered ahead (no answer to it will come)', async () => {
+        const janus = fakeJanus(many);
+        const { link, sent, idle } = linkOn(janus.server);
+        link.prepare();
+        await idle();
+        const offered = sent.find((m) => m.type === 'offer' && m.from === 'sfu') as { session: string };
+        link.offer(offerOf('111'), offered.session);
+        await idle();
+        assert.deepEqual(janus.handles[0]!.steps, ['join ahead', 'detach'], 'the handle joined ahead left');
+        assert.ok(janus.handles.some((h) => h.steps[0] === 'join'), 'published on a new handle');
+        await link.close();
       });
 
       it('publishes a few seconds after the subscription was offered at the latest, when the page never answers it', async (t) => {
@@ -267,6 +285,7 @@ describe('SFU link', () => {
         t.mock.timers.tick(1);
         await idle();
         assert.deepEqual(janus.handles[0]!.steps, ['join ahead', 'publish']);
+        await link.close();
       });
     });
   });

@@ -14,7 +14,10 @@
  * (`prepare`), without media, so that the subscription is offered while
  * the page still makes its publishing offer; that offer then publishes on
  * the same handle, unless the page says it closed the subscription's
- * connection meanwhile (`discarded`): then the link starts over.
+ * connection meanwhile (`discarded`): then the link starts over. In a
+ * meeting larger than the page shows videos of, that offer (and its
+ * candidates) waits until the subscription's first answer is with Janus
+ * (sfu-large-join.ts).
  * The browser sends a new connection's description at once and trickles
  * its candidates after it (`ice`, naming the connection by `session`):
  * they go to that connection's handle. Janus's descriptions carry its own
@@ -34,7 +37,8 @@ import type { PlaceRef } from '../../domain/presence.ts';
 import { videoRoomErrorCode } from '../../sfu/rooms.ts';
 import { SFU_PEER, type IceCandidate, type ServerMessage, type VideoWant } from '../protocol.ts';
 import type { RealtimeLogger, SfuLinkRole, SfuRouting } from '../session.ts';
-import { askingDtx, detachWithin, Gate, janusCandidate, publishedDescriptions, sessionId, PUBLISH_HELD_AT_MOST_MS, REPLACE_POLL_MAX_MS, REPLACE_POLL_MS, SFU_OFFER_RATE, SfuStepTimeout, withDeadline } from './sfu-steps.ts';
+import { askingDtx, detachWithin, janusCandidate, publishedDescriptions, sessionId, REPLACE_POLL_MAX_MS, REPLACE_POLL_MS, SFU_OFFER_RATE, SfuStepTimeout, withDeadline } from './sfu-steps.ts';
+import { Gate, PUBLISH_HELD_AT_MOST_MS, takesAllAtFirst } from './sfu-large-join.ts';
 import { joinedOn, type Joined, type JoinedLink } from './sfu-joined.ts';
 import { TokenBucket } from '../rate-limit.ts';
 
@@ -88,7 +92,9 @@ export class SfuLink implements SfuLinkRole {
 
   offer(sdp: string, discarded?: string): void {
     const pending = (this.pendingOffer = { sdp, discarded });
-    this.publishing.pass(() => void this.run('publish', async () => {
+    // An offer starting over from the subscription offered ahead waits for no answer to it: none will come.
+    const pass = discarded !== undefined && this.joined?.subscription.named(discarded) ? (step: () => void) => step() : (step: () => void) => this.publishing.pass(step);
+    pass(() => void this.run('publish', async () => {
       if (this.pendingOffer !== pending) return;
       // Waited for on the chain, so that the candidates trickled after the offer still come after it. A Janus gone
       // meanwhile asks the page for a new offer: this one is not published then.
@@ -108,8 +114,9 @@ export class SfuLink implements SfuLinkRole {
    */
   prepare(afresh = false): void {
     if (this.closed) return;
-    // The page's publishing offer comes right behind; in a large meeting it waits for the subscription (sfu-steps.ts).
-    this.publishing.close(PUBLISH_HELD_AT_MOST_MS);
+    // The page's publishing offer comes right behind: it waits until the room's publishers are known, and in a large
+    // meeting until the subscription's first answer is with Janus (sfu-large-join.ts).
+    const key = this.publishing.close(PUBLISH_HELD_AT_MOST_MS);
     let opens: Promise<void> | undefined;
     this.run('join the room', async () => {
       if (afresh && this.joined && !this.joined.published) await this.leave();
@@ -127,9 +134,11 @@ export class SfuLink implements SfuLinkRole {
         throw error;
       }
       if (!this.holds(joined)) return;
+      // Joining in one step, the offer is published first, as it came; otherwise after the first answer.
+      if (takesAllAtFirst(publishers, joined.feed, this.sfu.videoSlots)) this.publishing.open(key);
+      else opens = joined.subscription.firstAnswer;
       joined.subscription.publishers(publishers);
-      opens = joined.subscription.started;
-    }).finally(() => (opens ?? Promise.resolve()).then(() => this.publishing.open()));
+    }).finally(() => (opens ?? Promise.resolve()).then(() => this.publishing.open(key)));
   }
 
   /** Compared through a method: a check before an await has narrowed `this.joined` for the compiler. */
@@ -178,7 +187,7 @@ export class SfuLink implements SfuLinkRole {
   close(): Promise<void> {
     this.closed = true;
     this.pacing.abort();
-    this.publishing.open();
+    this.publishing.clear();
     return this.run('leave', () => this.leave());
   }
 
@@ -276,6 +285,8 @@ export class SfuLink implements SfuLinkRole {
    */
   private abandon(): void {
     if (!this.joined) return;
+    // What the page sent for the handles left behind goes too: it publishes again when asked.
+    this.publishing.clear();
     void this.owner.track(this.leave());
     this.awaitRoom();
   }
@@ -285,6 +296,7 @@ export class SfuLink implements SfuLinkRole {
     if (this.joined !== joined) return;
     this.joined = undefined;
     joined.subscription.stop();
+    this.publishing.clear();
     // A step waiting on the dead Janus would hold the next ones until its deadline: they go ahead without it.
     this.era += 1;
     this.pacing.abort();

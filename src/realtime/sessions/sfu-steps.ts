@@ -3,7 +3,8 @@
  * What an SFU link's steps share: the rate of publishing offers, how often
  * a link asks for a room again, the deadline of a step on Janus, how
  * long a detach may take, the SDP session of an offer, which of a
- * publishing offer's videos is the camera and which the screen, which
+ * publishing offer's videos is the camera and which the screen, whom each
+ * m-line of a subscription carries, which
  * layer of each received video the browser's tiles ask for, and whether
  * Janus holds what was asked.
  */
@@ -101,6 +102,20 @@ export function publishedDescriptions(sdp: string): Array<{ mid: string; descrip
   return described;
 }
 
+/** One m-line of the subscription as the browser is told (`sfu` `streams`). */
+export type CarriedStream = { mid: string; kind: 'audio' | 'video'; from: string; source?: VideoSource };
+
+/** The active audio and video m-lines of a subscriber's streams, each with its participant (`feeds`: by feed). */
+export function carriedStreams(streams: VideoRoomStream[], feeds: ReadonlyMap<number, string>): CarriedStream[] {
+  return streams.flatMap((s): CarriedStream[] => {
+    const from = s.feed_id !== undefined ? (feeds.get(s.feed_id) ?? s.feed_display) : undefined;
+    if (!from || s.active === false) return [];
+    if (s.type === 'audio') return [{ mid: s.mid, kind: s.type, from }];
+    if (s.type !== 'video') return [];
+    return [{ mid: s.mid, kind: s.type, from, source: s.feed_description === 'screen' ? 'screen' : 'camera' }];
+  });
+}
+
 export interface LayerSpec {
   mid: string;
   send: boolean;
@@ -147,94 +162,4 @@ export function janusHolds(spec: LayerSpec, stream: VideoRoomStream): boolean {
 /** Whether two requests for one m-line ask the same (`a` undefined: none was made). */
 export function sameSpec(a: LayerSpec | undefined, b: LayerSpec): boolean {
   return a !== undefined && a.mid === b.mid && a.send === b.send && a.substream === b.substream;
-}
-
-/**
- * A first subscription into a meeting of more people than the page shows
- * videos of (and more than `FIRST_FEEDS_AT_LEAST`) takes only that many first,
- * and the rest once its connection is up: the browser answers, and Janus
- * connects, an offer of a few m-lines much sooner than one of the whole
- * meeting (two per person), and the first video comes through it meanwhile.
- * The rest follows this long after the connection is up, or after the
- * answer at the latest. An offer for a few people costs little either way.
- */
-export const REST_AFTER_UP_MS = 500;
-/**
- * Joining such a meeting, the newcomer's publishing waits for the first
- * subscription's answer to be with Janus (this long at most): its VideoRoom
- * handles requests one at a time, and a newcomer publishing sets off a
- * subscription update for every other person, which would queue ahead of
- * the answer (and of the newcomer's first media) otherwise.
- */
-export const PUBLISH_HELD_AT_MOST_MS = 3000;
-export const REST_AT_LATEST_MS = 3000;
-export const FIRST_FEEDS_AT_LEAST = 6;
-
-/**
- * The feeds a first subscription takes first, `publishers` being each feed's participant: those whose video the
- * page shows (as `layerSpecs` gives them slots), then those talking, then those the page said nothing of yet, then
- * the others, each in the room's order; as many as the page shows videos of, and all of them where they are few.
- */
-export function firstFeeds(publishers: ReadonlyMap<number, string>, wants: ReadonlyMap<string, VideoWant>, talking: ReadonlySet<number>, videoSlots: number): Set<number> {
-  const wanted = [...wants].filter(([, v]) => v !== 'off').map(([id]) => id);
-  const slotted = new Set(wanted.slice(-videoSlots));
-  const rank = (feed: number, from: string) => (slotted.has(from) ? 0 : talking.has(feed) ? 1 : !wants.has(from) ? 2 : 3);
-  const ranked = [...publishers].map(([feed, from], order) => ({ feed, order, rank: rank(feed, from) }));
-  ranked.sort((a, b) => a.rank - b.rank || a.order - b.order);
-  return new Set(ranked.slice(0, Math.max(videoSlots, FIRST_FEEDS_AT_LEAST)).map((r) => r.feed));
-}
-
-/** Work held back until released: in a given time, or sooner if asked for sooner already. */
-export class HeldBack {
-  held = false;
-  private timer: NodeJS.Timeout | undefined;
-  private at = Infinity;
-
-  constructor(private readonly release: () => void) {}
-
-  hold(): void {
-    this.held = true;
-  }
-
-  /** Released in `ms`, unless sooner already; nothing if not held. */
-  releaseIn(ms: number): void {
-    const at = Date.now() + ms;
-    if (!this.held || at >= this.at) return;
-    clearTimeout(this.timer);
-    this.at = at;
-    this.timer = setTimeout(() => {
-      this.held = false;
-      this.at = Infinity;
-      this.release();
-    }, ms);
-  }
-
-  stop(): void {
-    clearTimeout(this.timer);
-  }
-}
-
-/** Steps held in the order they came while closed, run in that order when it opens (by itself after a while). */
-export class Gate {
-  private waiting: Array<() => void> | undefined;
-  private timer: NodeJS.Timeout | undefined;
-
-  /** Holds what passes from now, until `open`, or for `atMostMs`. */
-  close(atMostMs: number): void {
-    if (this.waiting) return;
-    this.waiting = [];
-    this.timer = setTimeout(() => this.open(), atMostMs);
-  }
-
-  open(): void {
-    clearTimeout(this.timer);
-    const waiting = this.waiting ?? [];
-    this.waiting = undefined;
-    for (const step of waiting) step();
-  }
-
-  pass(step: () => void): void {
-    if (this.waiting) this.waiting.push(step);
-    else step();
-  }
 }

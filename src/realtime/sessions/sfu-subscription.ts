@@ -12,8 +12,7 @@
  * offer the browser gets `sfu` `streams`: which participant each m-line
  * carries, and whether a video is their camera or their screen. Joining a
  * meeting of more people than the page shows videos of, it takes that many
- * first, those talking among them, and the rest once its connection is up
- * (sfu-steps.ts, `firstFeeds`).
+ * first and the rest once its connection is up (sfu-large-join.ts).
  *
  * Apart from the publishing half because the two live differently: the
  * publisher is one request per browser offer, while the subscription keeps
@@ -27,15 +26,13 @@ import VideoRoomPlugin, { type StreamSpec, type VideoRoomHandle, type VideoRoomP
 import type { JanusServer } from '../../sfu/janus-server.ts';
 import { NO_SUCH_FEED, videoRoomErrorCode } from '../../sfu/rooms.ts';
 import { SFU_PEER, type ServerMessage, type VideoWant } from '../protocol.ts';
-import { firstFeeds, HeldBack, janusHolds, layerSpecs, REST_AFTER_UP_MS, REST_AT_LATEST_MS, sameSpec, type JanusCandidate, type LayerSpec, type VideoSource } from './sfu-steps.ts';
+import { carriedStreams, janusHolds, layerSpecs, sameSpec, type JanusCandidate, type LayerSpec } from './sfu-steps.ts';
+import { firstFeeds, HeldBack, liveStreams, REST_AFTER_UP_MS, REST_AT_LATEST_MS } from './sfu-large-join.ts';
 
 /** VideoRoom's "Unexpected ANSWER (did we offer?)". */
 const UNEXPECTED_ANSWER = 469;
 /** A subscription offer not answered within this is given up, and publishers that arrived meanwhile are asked for. */
 const ANSWER_DEADLINE_MS = 15_000;
-
-/** One m-line of the subscription as the browser is told (`sfu` `streams`). */
-type CarriedStream = { mid: string; kind: 'audio' | 'video'; from: string; source?: VideoSource };
 
 /** What the subscription needs of its link. */
 export interface SubscriptionLink {
@@ -68,9 +65,9 @@ export class SfuSubscription {
   private readonly talking = new Set<number>();
   /** Joined with the first feeds only: the rest waits for the connection. */
   private readonly rest = new HeldBack(() => this.link.run('subscribe', () => this.subscribe()));
-  /** Whether Janus has the answer to a first subscription taking the first feeds only (at once for any other). */
-  readonly started: Promise<void>;
-  private start!: () => void;
+  /** Resolves once Janus has the answer to a first subscription taking some feeds first (at once for any other). */
+  readonly firstAnswer: Promise<void>;
+  private firstAnswered!: () => void;
   /** The publishers' streams in the subscription, by `feed mid`. */
   private readonly subscribed = new Map<string, { feed: number; mid: string }>();
   /** A subscription offer is with the browser; the next change waits for its answer. */
@@ -95,7 +92,7 @@ export class SfuSubscription {
     /** The link's own feed: never subscribed to. */
     private readonly ownFeed: () => number,
   ) {
-    this.started = new Promise((resolve) => (this.start = resolve));
+    this.firstAnswer = new Promise((resolve) => (this.firstAnswered = resolve));
   }
 
   /** Whether `id` names this subscription (its offers went to the browser as `session` `id`). */
@@ -116,8 +113,7 @@ export class SfuSubscription {
       if (p.talking || p.streams?.some((s) => s.talking)) this.talking.add(p.feed);
       else this.talking.delete(p.feed);
       if (!p.streams) continue; // Janus 1.x lists them always; without a list, what is subscribed stays
-      const live = p.streams.filter((s) => (s.type === 'audio' || s.type === 'video') && !s.disabled);
-      this.published.set(p.feed, new Set(live.map((s) => s.mid)));
+      this.published.set(p.feed, new Set(liveStreams(p)));
     }
     this.link.run('subscribe', () => this.subscribe());
   }
@@ -155,12 +151,12 @@ export class SfuSubscription {
 
   /** The link is done with this subscription: nothing more waits for the browser. */
   stop(): void {
-    this.answeredLast();
+    this.stopAwaitingAnswer();
     this.rest.stop();
-    this.start();
+    this.firstAnswered();
   }
 
-  private answeredLast(): void {
+  private stopAwaitingAnswer(): void {
     clearTimeout(this.awaitingAnswer);
     this.awaitingAnswer = undefined;
   }
@@ -174,7 +170,7 @@ export class SfuSubscription {
     if (!this.link.current() || this.awaitingAnswer || this.rest.held) return;
     const firsts = !this.handle && feed === undefined ? firstFeeds(this.publishing(), this.link.wants, this.talking, this.link.videoSlots) : undefined;
     const first = firsts !== undefined && firsts.size < this.published.size;
-    if (!first) this.start();
+    if (!first) this.firstAnswered();
     const { add, drop } = this.changes(feed, first ? firsts : undefined);
     if (add.length === 0 && (drop.length === 0 || !this.handle)) return;
     const mark = (list: StreamSpec[], on: boolean) => {
@@ -187,9 +183,10 @@ export class SfuSubscription {
     mark(drop, false);
     try {
       await this.request(add, drop);
-      if (first && this.handle) this.rest.hold();
+      // The rest waits for the connection, or for as long as the answer may take at most.
+      if (first && this.handle) this.rest.hold(ANSWER_DEADLINE_MS);
     } catch (error) {
-      this.start();
+      this.firstAnswered();
       mark(add, false);
       mark(drop, true);
       const feeds = [...new Set(add.map((s) => s.feed!))];
@@ -239,14 +236,7 @@ export class SfuSubscription {
     if (sdp === this.lastOffer || !this.link.current()) return;
     this.lastOffer = sdp;
     this.offers += 1;
-    const carried = streams.flatMap((s): CarriedStream[] => {
-      const from = s.feed_id !== undefined ? (this.feeds.get(s.feed_id) ?? s.feed_display) : undefined;
-      if (!from || s.active === false) return [];
-      if (s.type === 'audio') return [{ mid: s.mid, kind: s.type, from }];
-      if (s.type !== 'video') return [];
-      const source: VideoSource = s.feed_description === 'screen' ? 'screen' : 'camera';
-      return [{ mid: s.mid, kind: s.type, from, source }];
-    });
+    const carried = carriedStreams(streams, this.feeds);
     clearTimeout(this.awaitingAnswer);
     this.awaitingAnswer = setTimeout(() => {
       this.awaitingAnswer = undefined;
@@ -291,10 +281,10 @@ export class SfuSubscription {
       if (videoRoomErrorCode(error) !== UNEXPECTED_ANSWER) throw error;
     } finally {
       // Unless Janus offered again meanwhile (by itself, a publisher leaving): the browser holds that offer now.
-      if (this.link.current() && this.offers === offers) this.answeredLast();
+      if (this.link.current() && this.offers === offers) this.stopAwaitingAnswer();
+      this.rest.releaseIn(REST_AT_LATEST_MS);
+      this.firstAnswered();
     }
-    this.rest.releaseIn(REST_AT_LATEST_MS);
-    this.start();
     // Publishers that arrived meanwhile.
     await this.subscribe();
     await this.applyWants();
