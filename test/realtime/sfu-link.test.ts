@@ -79,6 +79,14 @@ function linkOn(server: JanusServer) {
   return { link, sent, warnings, idle };
 }
 
+/** Polls `check` (the link's recovery runs on timers of its own). */
+async function until(check: () => boolean, ms = 3000): Promise<void> {
+  for (const end = Date.now() + ms; !check(); ) {
+    if (Date.now() > end) throw new Error('timed out');
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}
+
 describe('SFU link', () => {
   it('passes the publishing connection’s trickled candidates to its handle after the offer, the end as well', async () => {
     const janus = fakeJanus();
@@ -269,6 +277,21 @@ describe('SFU link', () => {
         await idle();
         assert.deepEqual(janus.handles[0]!.steps, ['join ahead', 'detach'], 'the handle joined ahead left');
         assert.ok(janus.handles.some((h) => h.steps[0] === 'join'), 'published on a new handle');
+        await link.close();
+      });
+
+      it('drops the offer it holds when its Janus goes down, and asks the page to publish again', async () => {
+        const janus = fakeJanus(many);
+        const { link, sent, idle } = linkOn(janus.server);
+        link.prepare();
+        link.offer(offerOf('111'));
+        link.ice(candidate('0'), '111');
+        await idle();
+        (janus.server as unknown as EventEmitter).emit('down');
+        await until(() => sent.some((m) => m.type === 'sfu' && m.event === 'use' && m.restart === true));
+        await idle();
+        assert.ok(!janus.handles.some((h) => h.steps.includes('publish') || h.steps.includes('join') || h.steps.includes('trickle')), 'nothing of the old offer reached Janus');
+        assert.equal(janus.handles.filter((h) => h.steps[0] === 'join ahead').length, 2, 'the room joined ahead again, for the new offer');
         await link.close();
       });
 

@@ -33,6 +33,8 @@ function fakeJanus(publishing: Set<number>) {
   const carried: Spec[] = [];
   let offers = 0;
   let failNext: Error | undefined;
+  /** Fails every answer passed on (`start`) with this. */
+  let startError: Error | undefined;
   const request = (add: Spec[] = [], drop: Spec[] = []) => {
     requests.push({ add: [...new Set(add.map((s) => s.feed))], drop: drop.map((s) => `${s.feed} ${s.mid}`) });
     const error = failNext ?? (add.some((s) => !publishing.has(s.feed)) ? NO_SUCH_FEED : undefined);
@@ -68,7 +70,7 @@ function fakeJanus(publishing: Set<number>) {
     detach: () => Promise.resolve(),
     joinSubscriber: ({ streams }: { streams: Spec[] }) => request(streams),
     update: ({ subscribe, unsubscribe }: { subscribe?: Spec[]; unsubscribe?: Spec[] }) => request(subscribe, unsubscribe),
-    start: () => Promise.resolve(void (answers += 1)),
+    start: () => (startError ? Promise.reject(startError) : Promise.resolve(void (answers += 1))),
     configure: ({ streams }: { streams: Array<{ mid: string; send: boolean; substream?: number }> }) => {
       configures.push(streams);
       if (streams.some((s) => s.mid === refusedMid)) return Promise.reject(new Error('No such mid'));
@@ -88,7 +90,7 @@ function fakeJanus(publishing: Set<number>) {
   const up = () => {
     for (const fn of upListeners.splice(0)) fn();
   };
-  return { server, requests, carried, trickled, configures, offerAgain, reset, up, answers: () => answers, refuse: (mid: string) => (refusedMid = mid), failNext: (error: Error) => (failNext = error) };
+  return { server, requests, carried, trickled, configures, offerAgain, reset, up, answers: () => answers, refuse: (mid: string) => (refusedMid = mid), failNext: (error: Error) => (failNext = error), failStart: (error: Error) => (startError = error) };
 }
 
 function link(server: JanusServer, wants = new Map<string, 'high' | 'low' | 'off'>(), videoSlots = 9) {
@@ -391,6 +393,21 @@ describe('SFU subscription', () => {
       t.mock.timers.tick(1);
       await value.idle();
       assert.deepEqual(janus.requests.map((r) => r.add), [[11, 12, 13, 14, 15, 18], [16, 17, 19]]);
+      subscription.stop();
+    });
+
+    it('takes the rest all the same when Janus refuses the first answer', async (t) => {
+      t.mock.timers.enable({ apis: ['setTimeout', 'Date'] });
+      const janus = fakeJanus(new Set(feedsOf(11, 18)));
+      const { value } = link(janus.server, new Map(), 2);
+      const subscription = new SfuSubscription(value, () => 10);
+      subscription.publishers(eightOthers() as never);
+      await value.idle();
+      janus.failStart(new Error('500 Janus could not take the answer'));
+      await assert.rejects(subscription.answered('v=0 answer', undefined));
+      t.mock.timers.tick(3000);
+      await value.idle();
+      assert.deepEqual(janus.requests.map((r) => r.add), [[11, 12, 13, 14, 15, 18], [16, 17]]);
       subscription.stop();
     });
 
