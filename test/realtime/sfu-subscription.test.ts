@@ -121,6 +121,16 @@ function link(server: JanusServer, wants = new Map<string, 'high' | 'low' | 'off
 const eightOthers = () => [11, 12, 13, 14, 15, 16, 17, 18].map((f) => ({ ...publisher(f, `p${f}`), ...(f === 18 ? { talking: true } : {}) }));
 const feedsOf = (first: number, last: number) => Array.from({ length: last - first + 1 }, (_, i) => first + i);
 
+/** A first subscription to the eight others, `publishing` the feeds Janus knows, with `videoSlots` and `wants`. */
+async function joiningEight(publishing: number[], videoSlots: number, wants = new Map<string, 'high' | 'low' | 'off'>()) {
+  const janus = fakeJanus(new Set(publishing));
+  const { value, sent } = link(janus.server, wants, videoSlots);
+  const subscription = new SfuSubscription(value, () => 10);
+  subscription.publishers(eightOthers() as never);
+  await value.idle();
+  return { janus, value, sent, subscription };
+}
+
 /** A subscription to Ann (feed 11) and Bob (feed 12) with `wants`, its first offer answered and its layers set. */
 async function answeredFirst(janus: ReturnType<typeof fakeJanus>, wants: Map<string, 'high' | 'low' | 'off'>) {
   const { value } = link(janus.server, wants);
@@ -349,13 +359,9 @@ describe('SFU subscription', () => {
   describe('joining a meeting of more people than the page shows videos of', () => {
     it('takes as many as it shows videos of first (six at least), then those talking, and the rest once its connection is up', async (t) => {
       t.mock.timers.enable({ apis: ['setTimeout', 'Date'] });
-      const janus = fakeJanus(new Set(feedsOf(11, 18)));
       // Two video slots: the page shows p16's and p17's videos, none of p11 to p15, and said nothing of p18 (talking).
       const wants = new Map<string, 'high' | 'low' | 'off'>([...feedsOf(11, 15).map((f) => [`p${f}`, 'off'] as const), ['p16', 'low'], ['p17', 'high']]);
-      const { value, sent } = link(janus.server, wants, 2);
-      const subscription = new SfuSubscription(value, () => 10);
-      subscription.publishers(eightOthers() as never);
-      await value.idle();
+      const { janus, value, sent, subscription } = await joiningEight(feedsOf(11, 18), 2, wants);
       assert.deepEqual(janus.requests.map((r) => r.add), [[11, 12, 13, 16, 17, 18]]);
       assert.deepEqual(whoIsCarried(sent), ['p11', 'p12', 'p13', 'p16', 'p17', 'p18']);
       assert.deepEqual(
@@ -379,11 +385,7 @@ describe('SFU subscription', () => {
 
     it('takes the rest a few seconds after its answer at the latest, when Janus never reports the connection up', async (t) => {
       t.mock.timers.enable({ apis: ['setTimeout', 'Date'] });
-      const janus = fakeJanus(new Set(feedsOf(11, 19)));
-      const { value } = link(janus.server, new Map(), 2);
-      const subscription = new SfuSubscription(value, () => 10);
-      subscription.publishers(eightOthers() as never);
-      await value.idle();
+      const { janus, value, subscription } = await joiningEight(feedsOf(11, 19), 2);
       await subscription.answered('v=0 answer', undefined);
       // Someone arriving meanwhile waits with the rest.
       subscription.publishers([publisher(19, 'p19')] as never);
@@ -398,11 +400,7 @@ describe('SFU subscription', () => {
 
     it('takes the rest all the same when Janus refuses the first answer', async (t) => {
       t.mock.timers.enable({ apis: ['setTimeout', 'Date'] });
-      const janus = fakeJanus(new Set(feedsOf(11, 18)));
-      const { value } = link(janus.server, new Map(), 2);
-      const subscription = new SfuSubscription(value, () => 10);
-      subscription.publishers(eightOthers() as never);
-      await value.idle();
+      const { janus, value, subscription } = await joiningEight(feedsOf(11, 18), 2);
       janus.failStart(new Error('500 Janus could not take the answer'));
       await assert.rejects(subscription.answered('v=0 answer', undefined));
       t.mock.timers.tick(3000);
@@ -412,11 +410,7 @@ describe('SFU subscription', () => {
     });
 
     it('takes everyone at once where the page shows videos of all', async () => {
-      const janus = fakeJanus(new Set(feedsOf(11, 18)));
-      const { value } = link(janus.server, new Map(), 8);
-      const subscription = new SfuSubscription(value, () => 10);
-      subscription.publishers(eightOthers() as never);
-      await value.idle();
+      const { janus, value, subscription } = await joiningEight(feedsOf(11, 18), 8);
       assert.deepEqual(janus.requests.map((r) => r.add), [feedsOf(11, 18)]);
       await subscription.answered('v=0 answer', undefined);
       await value.idle();

@@ -124,8 +124,9 @@ export class Gate {
     this.key += 1;
   }
 
-  pass(step: () => void): void {
-    if (this.waiting) this.waiting.push(step);
+  /** Runs `step` now if open (or `atOnce`), else once it opens. */
+  pass(step: () => void, atOnce = false): void {
+    if (this.waiting && !atOnce) this.waiting.push(step);
     else step();
   }
 }

@@ -93,8 +93,8 @@ export class SfuLink implements SfuLinkRole {
   offer(sdp: string, discarded?: string): void {
     const pending = (this.pendingOffer = { sdp, discarded });
     // An offer starting over from the subscription offered ahead waits for no answer to it: none will come.
-    const pass = discarded !== undefined && this.joined?.subscription.named(discarded) ? (step: () => void) => step() : (step: () => void) => this.publishing.pass(step);
-    pass(() => void this.run('publish', async () => {
+    const startsOver = discarded !== undefined && this.joined?.subscription.named(discarded) === true;
+    this.publishing.pass(() => void this.run('publish', async () => {
       if (this.pendingOffer !== pending) return;
       // Waited for on the chain, so that the candidates trickled after the offer still come after it. A Janus gone
       // meanwhile asks the page for a new offer: this one is not published then.
@@ -104,7 +104,7 @@ export class SfuLink implements SfuLinkRole {
       this.offers.take();
       this.pendingOffer = undefined;
       await this.publish(pending.sdp, pending.discarded);
-    }));
+    }), startsOver);
   }
 
   /**
@@ -164,8 +164,8 @@ export class SfuLink implements SfuLinkRole {
     if (!session || (candidate && candidate.sdpMid === null && candidate.sdpMLineIndex === null)) return;
     const passed = candidate && janusCandidate(candidate);
     // The subscription's go on at once, the publishing connection's after its offer.
-    const pass = this.joined?.subscription.named(session) ? (step: () => void) => step() : (step: () => void) => this.publishing.pass(step);
-    pass(() => void this.run('pass a candidate on', async () => {
+    const subscriptions = this.joined?.subscription.named(session) === true;
+    this.publishing.pass(() => void this.run('pass a candidate on', async () => {
       const joined = this.joined;
       if (this.closed || !joined) return;
       // Not waited for: in order on Janus's socket, and the link's next step need not wait a round trip per candidate.
@@ -173,7 +173,7 @@ export class SfuLink implements SfuLinkRole {
       sent.catch((error: Error) => {
         if (this.joined === joined) this.log.warn({ err: error, janus: videoRoomErrorCode(error), participant: this.owner.id }, 'sfu: could not pass a candidate on');
       });
-    }));
+    }), subscriptions);
   }
 
   want(from: string, video: VideoWant): void {

@@ -4,9 +4,8 @@
  * a link asks for a room again, the deadline of a step on Janus, how
  * long a detach may take, the SDP session of an offer, which of a
  * publishing offer's videos is the camera and which the screen, whom each
- * m-line of a subscription carries, which
- * layer of each received video the browser's tiles ask for, and whether
- * Janus holds what was asked.
+ * m-line of a subscription carries, which layer of each received video the
+ * browser's tiles ask for, and whether Janus holds what was asked.
  */
 import type { VideoRoomHandle, VideoRoomStream } from 'janode/plugins/videoroom';
 import type { VideoWant } from '../protocol.ts';
