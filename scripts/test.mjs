@@ -13,6 +13,10 @@
 // a stack trace for every call, and mapping each one made browser suites
 // about a third slower. Servers and CLI commands a test starts run from
 // their own bundles too (bin/foyer-server.js, bin/foyer.js).
+//
+// Two test files run at once unless TEST_CONCURRENCY says otherwise: on a
+// two-core machine the browser suites keep both cores busy, and a third
+// file at once made the run no quicker.
 import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
@@ -96,7 +100,7 @@ const entries = bundles.map((bundle, i) => {
 const status = await new Promise((resolve) => {
   const run = spawn(
     process.execPath,
-    [...(process.env.TEST_SOURCE_MAPS === '1' ? ['--enable-source-maps'] : []), '--test', '--test-concurrency=2', '--test-timeout=600000', ...entries],
+    [...(process.env.TEST_SOURCE_MAPS === '1' ? ['--enable-source-maps'] : []), '--test', `--test-concurrency=${process.env.TEST_CONCURRENCY ?? 2}`, '--test-timeout=600000', ...entries],
     { stdio: 'inherit' },
   );
   run.on('close', (code) => resolve(code ?? 1));
