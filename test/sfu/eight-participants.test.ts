@@ -2,6 +2,9 @@
  * Eight people in one meeting through the SFU, in headless Chromium: each
  * page decodes live video from the seven others while holding at most two
  * RTCPeerConnections. Grid tiles at a lower layer are meeting-sfu.test.ts's.
+ * Then eight in a meeting whose pages show two videos: the eighth joins in
+ * two steps (src/realtime/sessions/sfu-large-join.ts), its first
+ * subscription carrying fewer people than the meeting has.
  *
  * The pages are lean (meeting-pages.ts, slowCamera): a small camera at a few
  * frames a second and no microphone. Eight pages encoding, decoding and
@@ -12,8 +15,9 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Browser } from 'playwright-core';
-import { browserSkipReason, joinAs, launch, openParticipant, waitForParticipants } from '../browser/support.ts';
-import { cameraFpsFor, decodesEveryone, FAST, pathOf, sfuPage, startSfuMeeting, type Person, type SfuMeeting } from './meeting-pages.ts';
+import { FIRST_FEEDS_AT_LEAST } from '../../src/realtime/sessions/sfu-large-join.ts';
+import { browserSkipReason, joinAs, launch, openParticipant, waitForParticipants, waitUntil } from '../browser/support.ts';
+import { cameraFpsFor, decodesEveryone, FAST, pathOf, sfuPage, startSfuMeeting, WAIT, type Person, type SfuMeeting } from './meeting-pages.ts';
 import { janusSkipReason } from './support.ts';
 
 /** Eight pages opening and joining one after another take minutes on a slow machine. */
@@ -51,5 +55,50 @@ describe('eight people in a meeting through the SFU (Chromium, a local Janus)', 
       assert.equal(path.mode, 'sfu', `${p.name} on the SFU`);
       assert.ok(path.connections <= 2, `${p.name} holds ${path.connections} connections`);
     }
+  });
+});
+
+/** The videos each offer the SFU made to `p`'s subscription carries, in order (meeting-pages.ts counts them). */
+const subscriptionOffers = (p: Person): Promise<number[]> => p.page.evaluate(() => (window as any).subscriptionOffers);
+
+describe('eight people in a meeting whose pages show two videos, through the SFU (Chromium, a local Janus)', { skip, timeout: 600_000 }, () => {
+  let meeting: SfuMeeting;
+  let browser: Browser;
+  const people: Person[] = [];
+
+  before(async () => {
+    meeting = await startSfuMeeting(FAST, { videoSlots: 2 });
+    browser = await launch({ cameraFps: cameraFpsFor({ lean: true }) });
+  });
+
+  after(async () => {
+    await browser?.close();
+    await meeting?.close();
+  });
+
+  it('joins the eighth in two steps: a first subscription to as many as it takes at first, the rest after, its camera published to all', async () => {
+    for (const name of ['Ann', 'Bob', 'Cat', 'Dan', 'Eve', 'Fay', 'Gus', 'Hal']) {
+      const p = await openParticipant(browser, meeting.url, { setup: sfuPage({ lean: true }) });
+      await joinAs(p.page, name, LONG);
+      people.push({ ...p, name });
+    }
+    const names = people.map((p) => p.name);
+    for (const p of people) await waitForParticipants(p.page, names, LONG);
+    const hal = people.at(-1)!;
+    // Seven others publish, more than a first subscription takes.
+    assert.ok(people.length - 1 > FIRST_FEEDS_AT_LEAST);
+    await waitUntil('the rest of the meeting joining Hal\'s subscription', async () => (await subscriptionOffers(hal)).includes(people.length - 1), { timeout: WAIT }).catch(async (error: Error) => {
+      throw new Error(`${error.message}; offers ${JSON.stringify(await subscriptionOffers(hal))}`);
+    });
+    const offers = await subscriptionOffers(hal);
+    assert.equal(offers[0], FIRST_FEEDS_AT_LEAST, `Hal's first subscription offer carries ${offers[0]} videos: ${JSON.stringify(offers)}`);
+    // Hal shows the two videos it has room for; everyone's subscription came to carry Hal, who published meanwhile.
+    await decodesEveryone(hal, 2);
+    for (const p of people.slice(0, -1)) {
+      await waitUntil(`${p.name}'s subscription carrying all seven others`, async () => (await subscriptionOffers(p)).at(-1) === people.length - 1, { timeout: WAIT });
+    }
+    const path = await pathOf(hal);
+    assert.equal(path.mode, 'sfu');
+    assert.ok(path.connections <= 2, `Hal holds ${path.connections} connections`);
   });
 });

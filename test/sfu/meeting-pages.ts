@@ -29,15 +29,15 @@ export interface SfuMeeting {
 
 /**
  * A real Foyer on SQLite that starts its own Janus (ICE on loopback; meetings of three on the SFU), once Janus is
- * up, and a meeting made through the API. `tuning`: how often Janus is probed. SFU_TEST_LOG=warn shows the log.
+ * up, and a meeting made through the API. `tuning`: how often Janus is probed; `videoSlots`: SFU_VIDEO_SLOTS. SFU_TEST_LOG=warn shows the log.
  */
-export async function startSfuMeeting(tuning?: typeof FAST): Promise<SfuMeeting> {
+export async function startSfuMeeting(tuning?: typeof FAST, { videoSlots = 9 }: { videoSlots?: number } = {}): Promise<SfuMeeting> {
   const db = await openTestDatabase('sqlite');
   const log = process.env.SFU_TEST_LOG;
   const server = await startServer(
     db.store,
     {
-      sfu: { janus: { kind: 'local', bin: JANUS_BIN! }, rtpPorts: testRtpPorts(), publicIp: undefined, fromParticipants: 3, videoSlots: 9 },
+      sfu: { janus: { kind: 'local', bin: JANUS_BIN! }, rtpPorts: testRtpPorts(), publicIp: undefined, fromParticipants: 3, videoSlots },
       // A cut socket is held longer than by default: checking that media still flows meanwhile takes a while on a slow machine.
       resumeGraceSeconds: 180,
       ...(log ? { logLevel: log as 'warn' } : {}),
@@ -77,11 +77,21 @@ export function cameraFpsFor(options?: { lean?: boolean }): number {
  * `tone`: the microphone plays a steady tone, someone the others see speak.
  */
 export function slowCamera(options: { lean?: boolean; tone?: boolean; fps: number }): void {
-  // Counted too: the connections a page made, so that a test can tell that none was rebuilt; and those of the
-  // mesh (sending and receiving on one connection, where the SFU's send only or receive only).
+  // Counted too: the connections a page made, so that a test can tell that none was rebuilt; those of the
+  // mesh (sending and receiving on one connection, where the SFU's send only or receive only); and the videos
+  // each of the SFU's offers to the page's subscription carries (its video sections, Janus sending only), one a
+  // person who does not share a screen.
   const Made = window.RTCPeerConnection;
   (window as any).connectionsMade = 0;
   (window as any).meshConnectionsMade = 0;
+  (window as any).subscriptionOffers = [];
+  const setRemote = Made.prototype.setRemoteDescription;
+  Made.prototype.setRemoteDescription = async function (this: RTCPeerConnection, description?: RTCSessionDescriptionInit) {
+    await (setRemote as (d?: RTCSessionDescriptionInit) => Promise<void>).call(this, description);
+    const sections = (description?.sdp ?? '').split(/\r?\nm=/).slice(1);
+    const carried = sections.filter((m) => /^video [1-9]/.test(m) && /\na=sendonly/.test(m)).length;
+    if (description?.type === 'offer' && carried > 0) (window as any).subscriptionOffers.push(carried);
+  };
   window.RTCPeerConnection = class extends Made {
     constructor(...args: ConstructorParameters<typeof RTCPeerConnection>) {
       super(...args);
