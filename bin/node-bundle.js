@@ -3,7 +3,7 @@
 // `foyer` launcher and the test runner instead of tsx's loader, which
 // resolves and loads every file through a hook thread and costs seconds of
 // CPU per process for a graph of a few hundred files.
-import { createHash } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
@@ -70,16 +70,26 @@ export async function bundleForNode({ inline = false, ...options }) {
   });
 }
 
-/** How long an unused bundle stays: a process that has just read its name may still be about to load it. */
+/** How long a bundle no start used stays: a process that has just read its name may still be about to load it. */
 const UNUSED_FOR_MS = 10 * 60_000;
 
 /** How long a manifest no start used stays (one of a checkout or worktree since removed, or of an older launcher). */
 const MANIFEST_UNUSED_FOR_MS = 7 * 24 * 3600_000;
 
 /**
+ * A file saved this close before a bundle was made may be in it as it was
+ * before (some file systems keep modification times to a second or two):
+ * such a bundle is used once, not kept.
+ */
+const SETTLED_MS = 2000;
+
+/** Files esbuild reads that its metafile does not name, but which change what it makes. */
+const SETTINGS = ['tsconfig.json', 'package.json'];
+
+/**
  * Removes manifests no start used for a week, then bundles no manifest names
- * (the sources changed since) and those of the per-process scheme this cache
- * replaced, once unused for a while.
+ * (the sources changed since), those of the per-process scheme this cache
+ * replaced and files a start killed mid-write left, once unused for a while.
  */
 function sweep(dir) {
   const named = new Set();
@@ -93,7 +103,7 @@ function sweep(dir) {
     }
   }
   for (const entry of readdirSync(dir)) {
-    if (!entry.endsWith('.mjs') || named.has(entry)) continue;
+    if (!(entry.endsWith('.mjs') || entry.endsWith('.tmp')) || named.has(entry)) continue;
     try {
       if (Date.now() - statSync(join(dir, entry)).mtimeMs > UNUSED_FOR_MS) rmSync(join(dir, entry), { force: true });
     } catch {
@@ -104,29 +114,43 @@ function sweep(dir) {
 
 /** Writes by renaming a whole file into place: a process reading `path` meanwhile sees the old file or the new one. */
 function writeWhole(path, contents) {
-  const temporary = `${path}.${process.pid}.tmp`;
+  const temporary = `${path}.${randomBytes(6).toString('hex')}.tmp`;
   writeFileSync(temporary, contents);
   renameSync(temporary, path);
 }
 
-/** True when every file of `inputs` ([path under ROOT, size, modified]) is as it was. */
+/** What tells a file's change: the inode and change time too, which copying with times kept does not bring back. */
+function stamp(path) {
+  const { size, mtimeMs, ctimeMs, ino } = statSync(join(ROOT, path));
+  return [path, size, mtimeMs, ctimeMs, ino];
+}
+
+/** True when every file of `inputs` (stamps) is as it was. */
 function unchanged(inputs) {
-  return inputs.every(([path, size, mtimeMs]) => {
+  return inputs.every((was) => {
     try {
-      const now = statSync(join(ROOT, path));
-      return now.size === size && now.mtimeMs === mtimeMs;
+      return stamp(was[0]).every((v, i) => v === was[i]);
     } catch {
       return false;
     }
   });
 }
 
+/** Marks a file used now, for the sweep; a read-only cache is not swept either. */
+function touch(path) {
+  try {
+    const now = new Date();
+    utimesSync(path, now, now);
+  } catch {
+    // Read-only.
+  }
+}
+
 /**
  * The bundle of `entry` in `dir`: the last one made while none of the files
- * it was made from changed since (size and modification time, checked at
- * each start: a few hundred stats), else a new one. Named by the checkout as
- * well as the entry, since worktrees may share one node_modules and a bundle
- * holds its sources' paths.
+ * it was made from changed since (checked at each start: a few hundred
+ * stats), else a new one. Named by the checkout as well as the entry, since
+ * worktrees may share one node_modules and a bundle holds its sources' paths.
  */
 async function bundleOf(entry, name, dir) {
   const key = createHash('sha256').update(`${ROOT}\0${entry}\0${createRequire(import.meta.url)('esbuild/package.json').version}\0${statSync(fileURLToPath(import.meta.url)).mtimeMs}`).digest('hex').slice(0, 12);
@@ -134,12 +158,8 @@ async function bundleOf(entry, name, dir) {
   try {
     const { bundle, inputs } = JSON.parse(readFileSync(manifest, 'utf8'));
     if (unchanged(inputs) && existsSync(join(dir, bundle))) {
-      try {
-        const now = new Date();
-        utimesSync(manifest, now, now);
-      } catch {
-        // A read-only cache: its manifests are not swept either.
-      }
+      touch(manifest);
+      touch(join(dir, bundle));
       return join(dir, bundle);
     }
   } catch {
@@ -152,28 +172,26 @@ async function bundleOf(entry, name, dir) {
   mkdirSync(dir, { recursive: true });
   sweep(dir);
   writeWhole(join(dir, bundle), contents);
-  const inputs = Object.keys(metafile.inputs).map((path) => {
-    const { size, mtimeMs } = statSync(join(ROOT, path));
-    return [path, size, mtimeMs];
-  });
-  // A source saved while esbuild read it may be in the bundle as it was before: such a bundle is used once, not kept.
-  if (inputs.every(([, , mtimeMs]) => mtimeMs < startedAt)) writeWhole(manifest, JSON.stringify({ bundle, inputs }));
+  const inputs = [...Object.keys(metafile.inputs), ...SETTINGS].map(stamp);
+  if (inputs.every(([, , mtimeMs]) => mtimeMs < startedAt - SETTLED_MS)) writeWhole(manifest, JSON.stringify({ bundle, inputs }));
   return join(dir, bundle);
 }
 
 /**
  * Runs `entry` (a path under the project) in this process from its bundle
  * (bundleOf), kept inside node_modules so that its package imports resolve
- * from the project. Where node_modules is read-only (an image run by another
- * user) and holds no bundle of the sources as they are, the sources run
- * through tsx instead: slower to start, the same program.
+ * from the project. Where the cache cannot be written (node_modules
+ * read-only, as in an image run by another user, or a full disk) and holds
+ * no bundle of the sources as they are, the sources run through tsx
+ * instead: slower to start, the same program.
  */
 export async function runBundled(entry, name) {
   let file;
   try {
     file = await bundleOf(entry, name, join(ROOT, 'node_modules', '.cache', 'foyer'));
   } catch (error) {
-    if (error.code !== 'EACCES' && error.code !== 'EROFS' && error.code !== 'EPERM') throw error;
+    // esbuild's own errors (the sources do not compile) carry no system call: those are the program's to show.
+    if (!error?.syscall) throw error;
     const { register } = await import('tsx/esm/api');
     register();
     await import(pathToFileURL(join(ROOT, entry)).href);

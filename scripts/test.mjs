@@ -100,7 +100,7 @@ const entries = bundles.map((bundle, i) => {
 const status = await new Promise((resolve) => {
   const run = spawn(
     process.execPath,
-    [...(process.env.TEST_SOURCE_MAPS === '1' ? ['--enable-source-maps'] : []), '--test', `--test-concurrency=${process.env.TEST_CONCURRENCY ?? 2}`, '--test-timeout=600000', ...entries],
+    [...(process.env.TEST_SOURCE_MAPS === '1' ? ['--enable-source-maps'] : []), '--test', `--test-concurrency=${Number(process.env.TEST_CONCURRENCY) || 2}`, '--test-timeout=600000', ...entries],
     { stdio: 'inherit' },
   );
   run.on('close', (code) => resolve(code ?? 1));
