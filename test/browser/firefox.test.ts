@@ -35,7 +35,7 @@ async function waitForRemoteFrames(page: Page, peers: number): Promise<void> {
 
 /**
  * Live video: every remote peer's decoded-frame count keeps growing (by
- * more than 10 frames: under half a second at 24 fps), and the remote
+ * more than 10 frames: about a second of the Chromium side's camera), and the remote
  * <video> elements play with a picture size. Waits on conditions with
  * generous limits rather than fixed sleeps, so a loaded machine takes
  * longer instead of failing.

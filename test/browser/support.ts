@@ -40,7 +40,7 @@ export function browserSkipReason(): string | undefined {
  * the pages' encoding and decoding is most of what a browser suite costs a
  * loaded machine.
  */
-export const CAMERA_FPS = 10;
+export const DEFAULT_CAMERA_FPS = 10;
 
 export interface LaunchOptions {
   /**
@@ -50,7 +50,7 @@ export interface LaunchOptions {
    */
   grantMedia?: boolean;
   /**
-   * The fake camera's own frame rate, 5 to 60 (default CAMERA_FPS).
+   * The fake camera's own frame rate, 5 to 60 (default DEFAULT_CAMERA_FPS).
    * Pages that ask for fewer frames than the device makes have Chromium drop
    * the rest, and with several pages on the one fake device of a browser it
    * was seen dropping every frame for every page at once for seconds (each
@@ -61,7 +61,7 @@ export interface LaunchOptions {
   cameraFps?: number;
 }
 
-export async function launch({ grantMedia = true, cameraFps = CAMERA_FPS }: LaunchOptions = {}): Promise<Browser> {
+export async function launch({ grantMedia = true, cameraFps = DEFAULT_CAMERA_FPS }: LaunchOptions = {}): Promise<Browser> {
   if (!(Number.isInteger(cameraFps) && cameraFps >= 5 && cameraFps <= 60)) throw new Error(`cameraFps ${cameraFps}: Chromium's fake camera makes 5 to 60 frames a second`);
   const granted = grantMedia ? CHROMIUM_ARGS : CHROMIUM_ARGS.filter((a) => a !== '--use-fake-ui-for-media-stream');
   const args = granted.map((a) => (a === '--use-fake-device-for-media-stream' ? `${a}=fps=${cameraFps}` : a));

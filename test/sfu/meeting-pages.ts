@@ -62,13 +62,13 @@ export async function startSfuMeeting(tuning?: typeof FAST, { videoSlots = 9 }: 
 }
 
 /** Frames a second of the SFU suites' cameras; the fake device makes no fewer than 5. */
-const CAMERA_FPS = 8;
+const SFU_CAMERA_FPS = 8;
 /** Frames a second of their lean cameras (many pages at once). */
 const LEAN_CAMERA_FPS = 5;
 
 /** The rate the pages of `sfuPage(options)` ask for, and the fake device's for their browser (launch's `cameraFps`): Chromium then drops no frames. */
 export function cameraFpsFor(options?: { lean?: boolean }): number {
-  return options?.lean ? LEAN_CAMERA_FPS : CAMERA_FPS;
+  return options?.lean ? LEAN_CAMERA_FPS : SFU_CAMERA_FPS;
 }
 
 /**

@@ -190,11 +190,14 @@ describe('meetings on the SFU through a TURN relay (two Chromium pages and a Fir
     }
     const carrying = (username: string) => turn.peerUsage().slice(from).filter((u) => u.username === username && u.receivedBytes + u.sentBytes > RELAYED).length;
     // Each page's two connections: the publishing one sent its camera, the subscription received the others'.
-    await waitUntil('coturn logging the bytes each page\'s two SFU connections relayed', async () => usernames.every((u) => carrying(u) >= 2), { timeout: WAIT }).catch((error: Error) => {
-      throw new Error(`${error.message}; ${JSON.stringify(turn.peerUsage().slice(from))}`);
-    });
-    // Only now: a context closed at once may take with it the release a closed connection still had to send.
-    for (const p of people.splice(0)) await p.context.close();
+    try {
+      await waitUntil('coturn logging the bytes each page\'s two SFU connections relayed', async () => usernames.every((u) => carrying(u) >= 2), { timeout: WAIT }).catch((error: Error) => {
+        throw new Error(`${error.message}; ${JSON.stringify(turn.peerUsage().slice(from))}`);
+      });
+    } finally {
+      // Only now: a context closed at once may take with it the release a closed connection still had to send.
+      for (const p of people.splice(0)) await p.context.close();
+    }
   });
 
   it('with a credential coturn refuses, shows the SFU connection failed on every tile, with "Try again" and the hint naming TURN', async () => {

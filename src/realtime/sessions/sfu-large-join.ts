@@ -2,10 +2,11 @@
  * @module realtime/sessions/sfu-large-join
  * Joining a meeting of more people than the page shows videos of, in two
  * steps. The first subscription offer carries only as many people as the
- * page shows videos of (`firstFeeds`), and the rest follows once its
- * connection is up (`HeldBack`): the browser answers, and Janus connects,
- * an offer of a few m-lines much sooner than one of the whole meeting (two
- * per person), and the first video comes through it meanwhile. The
+ * page shows videos of, `FIRST_FEEDS_AT_LEAST` at least (`firstFeeds`),
+ * and the rest follows once its connection is up (`HeldBack`): the
+ * browser answers, and Janus connects, an offer of a few m-lines much
+ * sooner than one of the whole meeting (two per person), and the first
+ * video comes through it meanwhile. The
  * newcomer's publishing waits meanwhile for that first answer to be with
  * Janus (`Gate`): Janus's VideoRoom handles requests one at a time, and a
  * newcomer publishing sets off a subscription update for every other
