@@ -6,12 +6,11 @@
  * and the rest follows once its connection is up (`HeldBack`): the
  * browser answers, and Janus connects, an offer of a few m-lines much
  * sooner than one of the whole meeting (two per person), and the first
- * video comes through it meanwhile. The
- * newcomer's publishing waits meanwhile for that first answer to be with
- * Janus (`Gate`): Janus's VideoRoom handles requests one at a time, and a
- * newcomer publishing sets off a subscription update for every other
- * person, which would queue ahead of the answer, and of the newcomer's
- * first media, otherwise. An offer for a few people costs little either
+ * video comes through it meanwhile. The newcomer's publishing waits
+ * meanwhile for that first answer to be with Janus (`Gate`): Janus's
+ * VideoRoom handles requests one at a time, and a newcomer publishing sets
+ * off a subscription update for every other person, which would queue
+ * ahead of the answer, and of the newcomer's first media, otherwise. An offer for a few people costs little either
  * way: a meeting of up to `FIRST_FEEDS_AT_LEAST` others joins in one step.
  */
 import type { VideoRoomPublisher } from 'janode/plugins/videoroom';

@@ -12,7 +12,8 @@
  * offer the browser gets `sfu` `streams`: which participant each m-line
  * carries, and whether a video is their camera or their screen. Joining a
  * meeting of more people than the page shows videos of, it takes that many
- * first and the rest once its connection is up (sfu-large-join.ts).
+ * first (six at least) and the rest once its connection is up
+ * (sfu-large-join.ts).
  *
  * Apart from the publishing half because the two live differently: the
  * publisher is one request per browser offer, while the subscription keeps
