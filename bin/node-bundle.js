@@ -120,16 +120,16 @@ function writeWhole(path, contents) {
 }
 
 /** What tells a file's change: the inode and change time too, which copying with times kept does not bring back. */
-function stamp(path) {
-  const { size, mtimeMs, ctimeMs, ino } = statSync(join(ROOT, path));
+function stamp(root, path) {
+  const { size, mtimeMs, ctimeMs, ino } = statSync(join(root, path));
   return [path, size, mtimeMs, ctimeMs, ino];
 }
 
-/** True when every file of `inputs` (stamps) is as it was. */
-function unchanged(inputs) {
+/** True when every file of `inputs` (stamps, under `root`) is as it was. */
+function unchanged(root, inputs) {
   return inputs.every((was) => {
     try {
-      return stamp(was[0]).every((v, i) => v === was[i]);
+      return stamp(root, was[0]).every((v, i) => v === was[i]);
     } catch {
       return false;
     }
@@ -152,12 +152,12 @@ function touch(path) {
  * stats), else a new one. Named by the checkout as well as the entry, since
  * worktrees may share one node_modules and a bundle holds its sources' paths.
  */
-async function bundleOf(entry, name, dir) {
-  const key = createHash('sha256').update(`${ROOT}\0${entry}\0${createRequire(import.meta.url)('esbuild/package.json').version}\0${statSync(fileURLToPath(import.meta.url)).mtimeMs}`).digest('hex').slice(0, 12);
+async function bundleOf(entry, name, root, dir) {
+  const key = createHash('sha256').update(`${root}\0${entry}\0${createRequire(import.meta.url)('esbuild/package.json').version}\0${statSync(fileURLToPath(import.meta.url)).mtimeMs}`).digest('hex').slice(0, 12);
   const manifest = join(dir, `${name}-${key}.json`);
   try {
     const { bundle, inputs } = JSON.parse(readFileSync(manifest, 'utf8'));
-    if (unchanged(inputs) && existsSync(join(dir, bundle))) {
+    if (unchanged(root, inputs) && existsSync(join(dir, bundle))) {
       touch(manifest);
       touch(join(dir, bundle));
       return join(dir, bundle);
@@ -166,13 +166,13 @@ async function bundleOf(entry, name, dir) {
     // None yet, or being replaced: bundled below.
   }
   const startedAt = Date.now();
-  const { outputFiles, metafile } = await bundleForNode({ entryPoints: [entry], write: false, metafile: true });
+  const { outputFiles, metafile } = await bundleForNode({ absWorkingDir: root, entryPoints: [entry], write: false, metafile: true });
   const contents = outputFiles[0].contents;
   const bundle = `${name}-${key}-${createHash('sha256').update(contents).digest('hex').slice(0, 12)}.mjs`;
   mkdirSync(dir, { recursive: true });
   sweep(dir);
   writeWhole(join(dir, bundle), contents);
-  const inputs = [...Object.keys(metafile.inputs), ...SETTINGS].map(stamp);
+  const inputs = [...Object.keys(metafile.inputs), ...SETTINGS].map((path) => stamp(root, path));
   if (inputs.every(([, , mtimeMs]) => mtimeMs < startedAt - SETTLED_MS)) writeWhole(manifest, JSON.stringify({ bundle, inputs }));
   return join(dir, bundle);
 }
@@ -183,18 +183,19 @@ async function bundleOf(entry, name, dir) {
  * from the project. Where the cache cannot be written (node_modules
  * read-only, as in an image run by another user, or a full disk) and holds
  * no bundle of the sources as they are, the sources run through tsx
- * instead: slower to start, the same program.
+ * instead: slower to start, the same program. `root` is the project's
+ * directory (a test's own small project, whose cache it can fill and break).
  */
-export async function runBundled(entry, name) {
+export async function runBundled(entry, name, { root = ROOT } = {}) {
   let file;
   try {
-    file = await bundleOf(entry, name, join(ROOT, 'node_modules', '.cache', 'foyer'));
+    file = await bundleOf(entry, name, root, join(root, 'node_modules', '.cache', 'foyer'));
   } catch (error) {
     // esbuild's own errors (the sources do not compile) carry no system call: those are the program's to show.
     if (!error?.syscall) throw error;
     const { register } = await import('tsx/esm/api');
     register();
-    await import(pathToFileURL(join(ROOT, entry)).href);
+    await import(pathToFileURL(join(root, entry)).href);
     return;
   }
   process.setSourceMapsEnabled(true);
