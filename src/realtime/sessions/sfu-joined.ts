@@ -4,12 +4,14 @@
  * publisher handle and feed, and the subscription that handle feeds. Built
  * in one place so that everything it listens to (the Janus going down, the
  * room's publishers and who is talking) is tied to this one `Joined`, and a
- * link that has moved on hears nothing more of it.
+ * link that has moved on hears nothing more of it; left in one place too
+ * (`leaveRoom`).
  */
 import type { VideoRoomHandle } from 'janode/plugins/videoroom';
 import type { JanusServer } from '../../sfu/janus-server.ts';
 import type { ServerMessage, VideoWant } from '../protocol.ts';
 import { hearRoom } from './sfu-room-events.ts';
+import { detachWithin } from './sfu-steps.ts';
 import { SfuSubscription } from './sfu-subscription.ts';
 
 export interface Joined {
@@ -67,4 +69,12 @@ export function joinedOn(server: JanusServer, room: number, pub: VideoRoomHandle
     if (link.holds(joined)) link.send({ type: 'sfu', event: 'talking', from, talking });
   });
   return joined;
+}
+
+/** The link no longer holds `joined`: it hears nothing more of it, the subscription ends, and the handles go (if its Janus is up). */
+export async function leaveRoom(joined: Joined): Promise<void> {
+  joined.stopWatching();
+  joined.subscription.stop();
+  if (!joined.server.up) return;
+  await Promise.all([detachWithin(joined.subscription.handle), detachWithin(joined.pub)]);
 }

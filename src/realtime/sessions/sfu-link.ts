@@ -26,20 +26,21 @@
  * A new publishing offer (a new SDP session: the browser rebuilt its
  * connections) starts the link over; the same session renegotiates (an ICE
  * restart, or a screen shared or no longer). When the link's Janus goes down the link waits for the place to
- * have a room again (on another Janus, or the same one restarted) and tells
- * the browser to publish again (`sfu` `use` with `restart`).
+ * have a room again (on another Janus, or the same one restarted; `RoomWait`,
+ * sfu-steps.ts) and tells the browser to publish again (`sfu` `use` with `restart`).
  *
  * Janus's own work is serialized per link, and never holds up the
- * participant's other messages.
+ * participant's other messages (sfu-chain.ts).
  */
 import type { VideoRoomPublisher } from 'janode/plugins/videoroom';
 import type { PlaceRef } from '../../domain/presence.ts';
 import { videoRoomErrorCode } from '../../sfu/rooms.ts';
 import { SFU_PEER, type IceCandidate, type ServerMessage, type VideoWant } from '../protocol.ts';
 import type { RealtimeLogger, SfuLinkRole, SfuRouting } from '../session.ts';
-import { askingDtx, detachWithin, janusCandidate, publishedDescriptions, sessionId, REPLACE_POLL_MAX_MS, REPLACE_POLL_MS, SFU_OFFER_RATE, SfuStepTimeout, withDeadline } from './sfu-steps.ts';
+import { askingDtx, detachWithin, janusCandidate, publishedDescriptions, sessionId, RoomWait, SFU_OFFER_RATE } from './sfu-steps.ts';
+import { StepChain } from './sfu-chain.ts';
 import { Gate, PUBLISH_HELD_AT_MOST_MS, takesAllAtFirst } from './sfu-large-join.ts';
-import { joinedOn, type Joined, type JoinedLink } from './sfu-joined.ts';
+import { joinedOn, leaveRoom, type Joined, type JoinedLink } from './sfu-joined.ts';
 import { TokenBucket } from '../rate-limit.ts';
 
 export interface SfuLinkOwner {
@@ -55,11 +56,17 @@ export class SfuLink implements SfuLinkRole {
   private joined: Joined | undefined;
   /** How much of each participant's video the browser wants (its tiles); unknown: the highest layer. */
   private readonly wants = new Map<string, VideoWant>();
-  private chain: Promise<void> = Promise.resolve();
+  private readonly steps: StepChain;
   private closed = false;
-  private replacing = false;
-  /** Counts the link's Janus going down: the steps queued before that no longer hold up, or undo, the ones after. */
-  private era = 0;
+  /** Waits until a Janus can take the place, then asks the browser to publish again (sfu-steps.ts). */
+  private readonly awaitingRoom = new RoomWait(
+    () => this.sfu.roomFor(this.owner.place),
+    () => this.closed,
+    () => {
+      this.owner.send({ type: 'sfu', event: 'use', restart: true });
+      this.prepare(true);
+    },
+  );
   /**
    * The browser's newest publishing offer and subscription answer, until a step takes them: older ones still queued
    * are skipped, and only these are held (an answer in a large meeting is a few hundred kB).
@@ -67,8 +74,6 @@ export class SfuLink implements SfuLinkRole {
   private pendingOffer: { sdp: string; discarded: string | undefined } | undefined;
   private pendingAnswer: { sdp: string; subscription: string | undefined } | undefined;
   private readonly offers = new TokenBucket(SFU_OFFER_RATE);
-  /** Ends an offer's wait for its turn at once: the participant left, or the link's Janus went down. */
-  private pacing = new AbortController();
   /** The publishing connection's offer and candidates, held while a first subscription goes first (`prepare`). */
   private readonly publishing = new Gate();
   /** What each `Joined` the link builds calls back. */
@@ -79,10 +84,11 @@ export class SfuLink implements SfuLinkRole {
     private readonly sfu: SfuRouting,
     private readonly log: RealtimeLogger,
   ) {
+    this.steps = new StepChain(owner, log, () => this.closed, () => this.abandon());
     this.joinedLink = {
       id: owner.id,
       send: (m) => owner.send(m),
-      run: (what, step) => void this.run(what, step),
+      run: (what, step) => void this.steps.run(what, step),
       holds: (joined) => this.holds(joined),
       down: (joined) => this.serverDown(joined),
       wants: this.wants,
@@ -94,13 +100,13 @@ export class SfuLink implements SfuLinkRole {
     const pending = (this.pendingOffer = { sdp, discarded });
     // An offer starting over from the subscription offered ahead waits for no answer to it: none will come.
     const startsOver = discarded !== undefined && this.joined?.subscription.named(discarded) === true;
-    this.publishing.pass(() => void this.run('publish', async () => {
+    this.publishing.pass(() => void this.steps.run('publish', async () => {
       if (this.pendingOffer !== pending) return;
       // Waited for on the chain, so that the candidates trickled after the offer still come after it. A Janus gone
       // meanwhile asks the page for a new offer: this one is not published then.
-      const era = this.era;
-      await this.offers.wait(this.pacing.signal);
-      if (this.pendingOffer !== pending || this.closed || era !== this.era) return;
+      const era = this.steps.era;
+      await this.offers.wait(this.steps.signal);
+      if (this.pendingOffer !== pending || this.closed || era !== this.steps.era) return;
       this.offers.take();
       this.pendingOffer = undefined;
       await this.publish(pending.sdp, pending.discarded);
@@ -118,7 +124,7 @@ export class SfuLink implements SfuLinkRole {
     // meeting until the subscription's first answer is with Janus (sfu-large-join.ts).
     const key = this.publishing.close(PUBLISH_HELD_AT_MOST_MS);
     let opens: Promise<void> | undefined;
-    this.run('join the room', async () => {
+    this.steps.run('join the room', async () => {
       if (afresh && this.joined && !this.joined.published) await this.leave();
       if (this.joined || this.closed) return;
       const joined = await this.enter(null);
@@ -148,7 +154,7 @@ export class SfuLink implements SfuLinkRole {
 
   answer(sdp: string, subscription?: string): void {
     const pending = (this.pendingAnswer = { sdp, subscription });
-    this.run('answer the subscription', async () => {
+    this.steps.run('answer the subscription', async () => {
       if (this.pendingAnswer !== pending) return;
       this.pendingAnswer = undefined;
       if (!this.closed) await this.joined?.subscription.answered(pending.sdp, pending.subscription);
@@ -165,7 +171,7 @@ export class SfuLink implements SfuLinkRole {
     const passed = candidate && janusCandidate(candidate);
     // The subscription's go on at once, the publishing connection's after its offer.
     const subscriptions = this.joined?.subscription.named(session) === true;
-    this.publishing.pass(() => void this.run('pass a candidate on', async () => {
+    this.publishing.pass(() => void this.steps.run('pass a candidate on', async () => {
       const joined = this.joined;
       if (this.closed || !joined) return;
       // Not waited for: in order on Janus's socket, and the link's next step need not wait a round trip per candidate.
@@ -180,32 +186,15 @@ export class SfuLink implements SfuLinkRole {
     this.wants.delete(from);
     this.wants.set(from, video);
     const joined = this.joined;
-    if (joined) this.run('choose layers', () => joined.subscription.applyWants());
+    if (joined) this.steps.run('choose layers', () => joined.subscription.applyWants());
   }
 
   /** The participant left: their feed and subscription end (Janus stops their media at once). */
   close(): Promise<void> {
     this.closed = true;
-    this.pacing.abort();
+    this.steps.endWaits();
     this.publishing.clear();
-    return this.run('leave', () => this.leave());
-  }
-
-  /** Runs `step` after every step before it; a failure is logged, and the browser's connection health takes over. */
-  private run(what: string, step: () => Promise<void>): Promise<void> {
-    let era = -1;
-    this.chain = this.chain
-      .then(() => {
-        era = this.era;
-        return withDeadline(step(), what);
-      })
-      .catch((error: Error) => {
-        if (this.closed) return;
-        this.log.warn({ err: error, janus: videoRoomErrorCode(error), participant: this.owner.id }, `sfu: could not ${what}`);
-        // A step left waiting on a Janus that went down since abandons nothing of the handles the link holds now.
-        if (error instanceof SfuStepTimeout && era === this.era) this.abandon();
-      });
-    return this.owner.track(this.chain);
+    return this.steps.run('leave', () => this.leave());
   }
 
   private async publish(sdp: string, discarded: string | undefined): Promise<void> {
@@ -230,11 +219,11 @@ export class SfuLink implements SfuLinkRole {
       return;
     }
     await this.leave();
-    const era = this.era;
+    const era = this.steps.era;
     const joined = await this.enter(session);
     if (!joined) {
       // No Janus answers now: publish again once one does (unless the link moved on meanwhile).
-      if (!this.closed && !this.joined && era === this.era) this.awaitRoom();
+      if (!this.closed && !this.joined && era === this.steps.era) this.awaitingRoom.start();
       return;
     }
     joined.published = true;
@@ -253,12 +242,12 @@ export class SfuLink implements SfuLinkRole {
    * the participant left).
    */
   private async enter(session: string | null): Promise<Joined | undefined> {
-    const era = this.era;
+    const era = this.steps.era;
     const placed = await this.sfu.roomFor(this.owner.place);
-    if (!placed || this.closed || era !== this.era) return undefined;
+    if (!placed || this.closed || era !== this.steps.era) return undefined;
     const { server, room } = placed;
     const pub = await server.attach();
-    if (this.closed || era !== this.era || !server.up || this.joined) {
+    if (this.closed || era !== this.steps.era || !server.up || this.joined) {
       await detachWithin(pub);
       return undefined;
     }
@@ -271,10 +260,7 @@ export class SfuLink implements SfuLinkRole {
     const joined = this.joined;
     if (!joined) return;
     this.joined = undefined;
-    joined.stopWatching();
-    joined.subscription.stop();
-    if (!joined.server.up) return;
-    await Promise.all([detachWithin(joined.subscription.handle), detachWithin(joined.pub)]);
+    await leaveRoom(joined);
   }
 
   /**
@@ -288,7 +274,7 @@ export class SfuLink implements SfuLinkRole {
     // What the page sent for the handles left behind goes too: it publishes again when asked.
     this.publishing.clear();
     void this.owner.track(this.leave());
-    this.awaitRoom();
+    this.awaitingRoom.start();
   }
 
   /** The link's Janus stopped answering: its media is gone; publish again once the place has a room. */
@@ -298,28 +284,7 @@ export class SfuLink implements SfuLinkRole {
     joined.subscription.stop();
     this.publishing.clear();
     // A step waiting on the dead Janus would hold the next ones until its deadline: they go ahead without it.
-    this.era += 1;
-    this.pacing.abort();
-    this.pacing = new AbortController();
-    this.chain = Promise.resolve();
-    this.awaitRoom();
-  }
-
-  /** Waits until a Janus can take the place, then asks the browser to publish again. */
-  private awaitRoom(): void {
-    if (this.replacing || this.closed) return;
-    this.replacing = true;
-    const attempt = async (wait: number): Promise<void> => {
-      if (this.closed) return;
-      const placed = await this.sfu.roomFor(this.owner.place).catch(() => undefined);
-      if (this.closed) return;
-      if (!placed) {
-        await new Promise((resolve) => setTimeout(resolve, wait));
-        return attempt(Math.min(wait * 2, REPLACE_POLL_MAX_MS));
-      }
-      this.owner.send({ type: 'sfu', event: 'use', restart: true });
-      this.prepare(true);
-    };
-    void attempt(REPLACE_POLL_MS).finally(() => (this.replacing = false));
+    this.steps.nextEra();
+    this.awaitingRoom.start();
   }
 }

@@ -1,7 +1,7 @@
 /**
  * @module realtime/sessions/sfu-steps
- * What an SFU link's steps share: the rate of publishing offers, how often
- * a link asks for a room again, the deadline of a step on Janus, how
+ * What an SFU link's steps share: the rate of publishing offers, a link's
+ * wait for a room again (`RoomWait`, and how often it asks), how
  * long a detach may take, the SDP session of an offer, which of a
  * publishing offer's videos is the camera and which the screen, whom each
  * m-line of a subscription carries, which layer of each received video the
@@ -24,26 +24,38 @@ export const REPLACE_POLL_MS = 250;
 export const REPLACE_POLL_MAX_MS = 2000;
 
 /**
- * janode's requests wait forever for an answer: a Janus killed mid-request
- * would hold the link's every later step. A step gives up after this.
+ * A link's wait for a room after its Janus went down (or a step outlived its deadline there): it asks for one (less
+ * and less often) until a Janus can take the place, then calls `found`. One wait at a time; none once `stopped`.
  */
-export const STEP_DEADLINE_MS = 10_000;
+export class RoomWait {
+  private waiting = false;
+
+  constructor(
+    private readonly roomFor: () => Promise<unknown>,
+    /** The participant left. */
+    private readonly stopped: () => boolean,
+    private readonly found: () => void,
+  ) {}
+
+  start(): void {
+    if (this.waiting || this.stopped()) return;
+    this.waiting = true;
+    const attempt = async (wait: number): Promise<void> => {
+      if (this.stopped()) return;
+      const placed = await this.roomFor().catch(() => undefined);
+      if (this.stopped()) return;
+      if (!placed) {
+        await new Promise((resolve) => setTimeout(resolve, wait));
+        return attempt(Math.min(wait * 2, REPLACE_POLL_MAX_MS));
+      }
+      this.found();
+    };
+    void attempt(REPLACE_POLL_MS).finally(() => (this.waiting = false));
+  }
+}
+
 /** Detaching from a Janus that went away must not hold the link up. */
 const DETACH_DEADLINE_MS = 2000;
-
-/** A step Janus did not finish in time: the link no longer knows what Janus holds for it. */
-export class SfuStepTimeout extends Error {
-  override name = 'SfuStepTimeout';
-  readonly code = 'SFU_STEP_TIMEOUT';
-}
-
-export function withDeadline(work: Promise<void>, what: string): Promise<void> {
-  let timer: NodeJS.Timeout | undefined;
-  const deadline = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new SfuStepTimeout(`Janus did not answer (${what}) within ${STEP_DEADLINE_MS} ms`)), STEP_DEADLINE_MS);
-  });
-  return Promise.race([work, deadline]).finally(() => clearTimeout(timer));
-}
 
 /** Detaches a handle, giving up after a short while (its Janus may be gone). */
 export async function detachWithin(handle: VideoRoomHandle | undefined): Promise<void> {

@@ -17,9 +17,10 @@
  *
  * Apart from the publishing half because the two live differently: the
  * publisher is one request per browser offer, while the subscription keeps
- * state across many offers (who is subscribed, which offer the browser
- * holds, which layer each video gets). Its steps run on the link's chain,
- * and each first checks that the link still uses this subscription.
+ * state across many offers (who is subscribed, in sfu-feeds.ts; which offer
+ * the browser holds, which layer each video gets). Its steps run on the
+ * link's chain, and each first checks that the link still uses this
+ * subscription.
  */
 import { randomBytes } from 'node:crypto';
 import Janode from 'janode';
@@ -28,7 +29,8 @@ import type { JanusServer } from '../../sfu/janus-server.ts';
 import { NO_SUCH_FEED, videoRoomErrorCode } from '../../sfu/rooms.ts';
 import { SFU_PEER, type ServerMessage, type VideoWant } from '../protocol.ts';
 import { carriedStreams, janusHolds, layerSpecs, sameSpec, type JanusCandidate, type LayerSpec } from './sfu-steps.ts';
-import { firstFeeds, HeldBack, liveStreams, REST_AFTER_UP_MS, REST_AT_LATEST_MS } from './sfu-large-join.ts';
+import { firstFeeds, HeldBack, REST_AFTER_UP_MS, REST_AT_LATEST_MS } from './sfu-large-join.ts';
+import { RoomFeeds } from './sfu-feeds.ts';
 
 /** VideoRoom's "Unexpected ANSWER (did we offer?)". */
 const UNEXPECTED_ANSWER = 469;
@@ -58,19 +60,13 @@ export class SfuSubscription {
    * gets through DTLS (the handle keeps its first peer's handshake).
    */
   private id: string | undefined;
-  /** Other publishers of the room by feed: their participant id. */
-  private readonly feeds = new Map<number, string>();
-  /** The audio and video streams (mids) each feed publishes now: a disabled one is not among them. */
-  private readonly published = new Map<number, Set<string>>();
-  /** Feeds talking when last listed. */
-  private readonly talking = new Set<number>();
+  /** The room's other publishers, their streams, and which of them the subscription holds (sfu-feeds.ts). */
+  private readonly feeds: RoomFeeds;
   /** Joined with the first feeds only: the rest waits for the connection. */
   private readonly rest = new HeldBack(() => this.link.run('subscribe', () => this.subscribe()));
   /** Resolves once Janus has the answer to a first subscription taking some feeds first (at once for any other). */
   readonly firstAnswer: Promise<void>;
   private firstAnswered!: () => void;
-  /** The publishers' streams in the subscription, by `feed mid`. */
-  private readonly subscribed = new Map<string, { feed: number; mid: string }>();
   /** A subscription offer is with the browser; the next change waits for its answer. */
   private awaitingAnswer: NodeJS.Timeout | undefined;
   /** The last subscription offer sent: Janus may report one offer both as the update's result and as an event. */
@@ -91,8 +87,9 @@ export class SfuSubscription {
   constructor(
     private readonly link: SubscriptionLink,
     /** The link's own feed: never subscribed to. */
-    private readonly ownFeed: () => number,
+    ownFeed: () => number,
   ) {
+    this.feeds = new RoomFeeds(ownFeed);
     this.firstAnswer = new Promise((resolve) => (this.firstAnswered = resolve));
   }
 
@@ -103,51 +100,18 @@ export class SfuSubscription {
 
   /** The participant publishing `feed`, if known. */
   participantOf(feed: number): string | undefined {
-    return this.feeds.get(feed);
+    return this.feeds.participants.get(feed);
   }
 
   /** Publishers of the room (all of them, or the ones that published or renegotiated): their streams are subscribed to. */
   publishers(publishers: VideoRoomPublisher[]): void {
-    for (const p of publishers) {
-      if (p.feed === this.ownFeed() || !p.display) continue;
-      this.feeds.set(p.feed, p.display);
-      if (p.talking || p.streams?.some((s) => s.talking)) this.talking.add(p.feed);
-      else this.talking.delete(p.feed);
-      if (!p.streams) continue; // Janus 1.x lists them always; without a list, what is subscribed stays
-      this.published.set(p.feed, new Set(liveStreams(p)));
-    }
+    this.feeds.listed(publishers);
     this.link.run('subscribe', () => this.subscribe());
-  }
-
-  /** Each feed that publishes now, and its participant. */
-  private publishing(): Map<number, string> {
-    return new Map([...this.published.keys()].map((feed) => [feed, this.feeds.get(feed) ?? '']));
   }
 
   /** A publisher unpublished or left: Janus takes its m-lines out by itself. */
   gone(feed: number): void {
-    this.feeds.delete(feed);
-    this.forget(feed);
-  }
-
-  private forget(feed: number): void {
-    this.published.delete(feed);
-    for (const [key, s] of this.subscribed) if (s.feed === feed) this.subscribed.delete(key);
-  }
-
-  /** The streams to take into the subscription and those to let go (of `feed` only, or of `feeds`, if given). */
-  private changes(feed?: number, feeds?: ReadonlySet<number>): { add: StreamSpec[]; drop: StreamSpec[] } {
-    const add: Array<{ feed: number; mid: string }> = [];
-    const drop: Array<{ feed: number; mid: string }> = [];
-    for (const [f, mids] of this.published) {
-      if ((feed !== undefined && f !== feed) || (feeds && !feeds.has(f))) continue;
-      for (const mid of mids) if (!this.subscribed.has(`${f} ${mid}`)) add.push({ feed: f, mid });
-    }
-    for (const s of this.subscribed.values()) {
-      if (feed !== undefined && s.feed !== feed) continue;
-      if (this.published.get(s.feed)?.has(s.mid) === false) drop.push(s);
-    }
-    return { add, drop };
+    this.feeds.gone(feed);
   }
 
   /** The link is done with this subscription: nothing more waits for the browser. */
@@ -169,35 +133,26 @@ export class SfuSubscription {
    */
   async subscribe(feed?: number): Promise<void> {
     if (!this.link.current() || this.awaitingAnswer || this.rest.held) return;
-    const firsts = !this.handle && feed === undefined ? firstFeeds(this.publishing(), this.link.wants, this.talking, this.link.videoSlots) : undefined;
-    const first = firsts !== undefined && firsts.size < this.published.size;
+    const firsts = !this.handle && feed === undefined ? firstFeeds(this.feeds.publishing(), this.link.wants, this.feeds.talking, this.link.videoSlots) : undefined;
+    const first = firsts !== undefined && firsts.size < this.feeds.count;
     if (!first) this.firstAnswered();
-    const { add, drop } = this.changes(feed, first ? firsts : undefined);
+    const { add, drop } = this.feeds.changes(feed, first ? firsts : undefined);
     if (add.length === 0 && (drop.length === 0 || !this.handle)) return;
-    const mark = (list: StreamSpec[], on: boolean) => {
-      for (const s of list) {
-        if (on) this.subscribed.set(`${s.feed} ${s.mid}`, { feed: s.feed!, mid: s.mid! });
-        else this.subscribed.delete(`${s.feed} ${s.mid}`);
-      }
-    };
-    mark(add, true);
-    mark(drop, false);
+    this.feeds.mark(add, true);
+    this.feeds.mark(drop, false);
     try {
       await this.request(add, drop);
       // The rest waits for the connection, or for as long as the answer may take at most.
       if (first && this.handle) this.rest.hold(ANSWER_DEADLINE_MS);
     } catch (error) {
       this.firstAnswered();
-      mark(add, false);
-      mark(drop, true);
+      this.feeds.mark(add, false);
+      this.feeds.mark(drop, true);
       const feeds = [...new Set(add.map((s) => s.feed!))];
       if (videoRoomErrorCode(error) !== NO_SUCH_FEED) throw error;
       if (feeds.length <= 1) {
         // A feed that went away meanwhile: forgotten until it publishes again, when the room announces it.
-        for (const f of feeds) {
-          this.feeds.delete(f);
-          this.forget(f);
-        }
+        for (const f of feeds) this.feeds.gone(f);
         throw error;
       }
       // One of several went away (a publisher starting over): the others are still wanted, each on its own, the
@@ -237,7 +192,7 @@ export class SfuSubscription {
     if (sdp === this.lastOffer || !this.link.current()) return;
     this.lastOffer = sdp;
     this.offers += 1;
-    const carried = carriedStreams(streams, this.feeds);
+    const carried = carriedStreams(streams, this.feeds.participants);
     clearTimeout(this.awaitingAnswer);
     this.awaitingAnswer = setTimeout(() => {
       this.awaitingAnswer = undefined;
