@@ -8,6 +8,7 @@
 import assert from 'node:assert/strict';
 import { EventEmitter } from 'node:events';
 import { describe, it, mock } from 'node:test';
+import Janode from 'janode';
 import type { JanusServer } from '../../src/sfu/janus-server.ts';
 import { SfuLink } from '../../src/realtime/sessions/sfu-link.ts';
 import { SFU_OFFER_RATE } from '../../src/realtime/sessions/sfu-steps.ts';
@@ -17,18 +18,24 @@ import type { SfuRouting } from '../../src/realtime/session.ts';
 const offerOf = (session: string) => `v=0\r\no=- ${session} 2 IN IP4 127.0.0.1\r\ns=-\r\nt=0 0\r\nm=audio 9 UDP/TLS/RTP/SAVPF 111\r\na=mid:0\r\n`;
 const candidate = (mid: string): IceCandidate => ({ candidate: `candidate:1 1 udp 2122260223 192.0.2.2 5000${mid} typ host`, sdpMid: mid, sdpMLineIndex: Number(mid), usernameFragment: 'frag' });
 
-/** Janus as far as a publishing link needs it: each attach is a new publisher handle that notes what it was sent. */
+/**
+ * Janus as far as a publishing link needs it: each attach is a new publisher handle that notes what it was sent, and
+ * keeps what waits for its connection to be up (`up` reports it).
+ */
 function fakeJanus(publishers: unknown[] = []) {
-  const handles: Array<{ steps: string[]; trickled: unknown[] }> = [];
+  const handles: Array<{ steps: string[]; trickled: unknown[]; up: () => void }> = [];
   const server = Object.assign(new EventEmitter(), {
     up: true,
     label: 'fake',
     attach: async () => {
-      const noted = { steps: [] as string[], trickled: [] as unknown[] };
+      const waiting: Array<() => void> = [];
+      const noted = { steps: [] as string[], trickled: [] as unknown[], up: () => waiting.splice(0).forEach((fn) => fn()) };
       handles.push(noted);
       return {
         on() {},
-        once() {},
+        once(event: string, fn: () => void) {
+          if (event === Janode.EVENT.HANDLE_WEBRTCUP) waiting.push(fn);
+        },
         joinConfigurePublisher: async () => {
           noted.steps.push('join');
           return { feed: 7, publishers, jsep: { type: 'answer', sdp: 'v=0 answer' } };
@@ -246,7 +253,7 @@ describe('SFU link', () => {
     describe('in a meeting of more people than the page shows videos of', () => {
       const many = Array.from({ length: 12 }, (_, i) => ({ feed: 20 + i, display: `c_p${i}`, streams: [{ type: 'audio', mid: '0' }] }));
 
-      it('publishes the page’s first offer, and its candidates after it, once the subscription’s answer is with Janus', async () => {
+      it('publishes the page’s first offer, and its candidates after it, once the subscription is up', async () => {
         const janus = fakeJanus(many);
         const { link, sent, warnings, idle } = linkOn(janus.server);
         link.prepare();
@@ -262,6 +269,10 @@ describe('SFU link', () => {
         link.answer('v=0 answer', offered.session);
         await idle();
         assert.deepEqual(janus.handles[1]!.steps, ['subscribe', 'trickle', 'start']);
+        assert.deepEqual(janus.handles[0]!.steps, ['join ahead'], 'not published while the subscription connects');
+        janus.handles[1]!.up();
+        await until(() => janus.handles[0]!.steps.length > 1);
+        await idle();
         assert.deepEqual(janus.handles[0]!.steps, ['join ahead', 'publish', 'trickle']);
         assert.deepEqual(warnings, []);
         await link.close();

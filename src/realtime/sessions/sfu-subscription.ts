@@ -29,7 +29,7 @@ import type { JanusServer } from '../../sfu/janus-server.ts';
 import { NO_SUCH_FEED, videoRoomErrorCode } from '../../sfu/rooms.ts';
 import { SFU_PEER, type ServerMessage, type VideoWant } from '../protocol.ts';
 import { carriedStreams, janusHolds, layerSpecs, sameSpec, type JanusCandidate, type LayerSpec } from './sfu-steps.ts';
-import { firstFeeds, HeldBack, REST_AFTER_UP_MS, REST_AT_LATEST_MS } from './sfu-large-join.ts';
+import { firstFeeds, HeldBack, PUBLISH_AFTER_UP_MS, REST_AFTER_UP_MS, REST_AT_LATEST_MS } from './sfu-large-join.ts';
 import { RoomFeeds } from './sfu-feeds.ts';
 
 /** VideoRoom's "Unexpected ANSWER (did we offer?)". */
@@ -64,9 +64,12 @@ export class SfuSubscription {
   private readonly feeds: RoomFeeds;
   /** Joined with the first feeds only: the rest waits for the connection. */
   private readonly rest = new HeldBack(() => this.link.run('subscribe', () => this.subscribe()));
-  /** Resolves once Janus has the answer to a first subscription taking some feeds first (at once for any other). */
-  readonly firstAnswer: Promise<void>;
-  private firstAnswered!: () => void;
+  /**
+   * Resolves `PUBLISH_AFTER_UP_MS` after Janus reports up a first subscription taking some feeds first; at once for
+   * any other, and when the subscription fails or stops. The link's publishing waits for it (sfu-large-join.ts).
+   */
+  readonly firstStep: Promise<void>;
+  private firstStepDone!: () => void;
   /** A subscription offer is with the browser; the next change waits for its answer. */
   private awaitingAnswer: NodeJS.Timeout | undefined;
   /** The last subscription offer sent: Janus may report one offer both as the update's result and as an event. */
@@ -90,7 +93,7 @@ export class SfuSubscription {
     ownFeed: () => number,
   ) {
     this.feeds = new RoomFeeds(ownFeed);
-    this.firstAnswer = new Promise((resolve) => (this.firstAnswered = resolve));
+    this.firstStep = new Promise((resolve) => (this.firstStepDone = resolve));
   }
 
   /** Whether `id` names this subscription (its offers went to the browser as `session` `id`). */
@@ -118,7 +121,7 @@ export class SfuSubscription {
   stop(): void {
     this.stopAwaitingAnswer();
     this.rest.stop();
-    this.firstAnswered();
+    this.firstStepDone();
   }
 
   private stopAwaitingAnswer(): void {
@@ -135,7 +138,7 @@ export class SfuSubscription {
     if (!this.link.current() || this.awaitingAnswer || this.rest.held) return;
     const firsts = !this.handle && feed === undefined ? firstFeeds(this.feeds.publishing(), this.link.wants, this.feeds.talking, this.link.videoSlots) : undefined;
     const first = firsts !== undefined && firsts.size < this.feeds.count;
-    if (!first) this.firstAnswered();
+    if (!first) this.firstStepDone();
     const { add, drop } = this.feeds.changes(feed, first ? firsts : undefined);
     if (add.length === 0 && (drop.length === 0 || !this.handle)) return;
     this.feeds.mark(add, true);
@@ -145,7 +148,7 @@ export class SfuSubscription {
       // The rest waits for the connection, or for as long as the answer may take at most.
       if (first && this.handle) this.rest.hold(ANSWER_DEADLINE_MS);
     } catch (error) {
-      this.firstAnswered();
+      this.firstStepDone();
       this.feeds.mark(add, false);
       this.feeds.mark(drop, true);
       const feeds = [...new Set(add.map((s) => s.feed!))];
@@ -173,7 +176,10 @@ export class SfuSubscription {
     sub.on(VideoRoomPlugin.EVENT.VIDEOROOM_UPDATED, (e: { streams?: VideoRoomStream[]; jsep?: { type: 'offer'; sdp: string } }) => {
       if (e.jsep && this.link.current() && this.handle === sub) this.offer(e.streams ?? sub.streams ?? [], e.jsep.sdp);
     });
-    sub.once(Janode.EVENT.HANDLE_WEBRTCUP, () => this.rest.releaseIn(REST_AFTER_UP_MS));
+    sub.once(Janode.EVENT.HANDLE_WEBRTCUP, () => {
+      this.rest.releaseIn(REST_AFTER_UP_MS);
+      setTimeout(this.firstStepDone, PUBLISH_AFTER_UP_MS);
+    });
     const result = await sub.joinSubscriber({ room: this.link.room, streams: add, autoupdate: true }).catch(async (error: unknown) => {
       await sub.detach().catch(() => {});
       throw error;
@@ -234,12 +240,14 @@ export class SfuSubscription {
       await this.handle.start({ jsep: { type: 'answer', sdp } });
     } catch (error) {
       // An answer to an offer Janus replaced meanwhile (a publisher left while one arrived): its newer offer is on the way.
-      if (videoRoomErrorCode(error) !== UNEXPECTED_ANSWER) throw error;
+      if (videoRoomErrorCode(error) !== UNEXPECTED_ANSWER) {
+        this.firstStepDone();
+        throw error;
+      }
     } finally {
       // Unless Janus offered again meanwhile (by itself, a publisher leaving): the browser holds that offer now.
       if (this.link.current() && this.offers === offers) this.stopAwaitingAnswer();
       this.rest.releaseIn(REST_AT_LATEST_MS);
-      this.firstAnswered();
     }
     // Publishers that arrived meanwhile.
     await this.subscribe();
