@@ -25,8 +25,8 @@ export const REST_AFTER_UP_MS = 500;
 /** …or this long after the first answer at the latest. */
 export const REST_AT_LATEST_MS = 3000;
 /**
- * The newcomer publishes this long after Janus reports its first subscription up: the key frames Janus asks the
- * publishers for then are mostly through (connected to first frame decoded took 0.05–0.25 s in traced joins).
+ * The newcomer publishes this long after Janus reports its first subscription up: by then the key frames Janus asks
+ * the publishers for are mostly through (docs/video.md, "Publishing after the first subscription is up").
  */
 export const PUBLISH_AFTER_UP_MS = 200;
 /** The newcomer's publishing waits this long at most for the first subscription. */
