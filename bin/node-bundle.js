@@ -71,7 +71,7 @@ export async function bundleForNode({ inline = false, ...options }) {
 }
 
 /** How long a bundle no start used stays: a process that has just read its name may still be about to load it. */
-const UNUSED_FOR_MS = 10 * 60_000;
+export const UNUSED_FOR_MS = 10 * 60_000;
 
 /** How long a manifest no start used stays (one of a checkout or worktree since removed, or of an older launcher). */
 const MANIFEST_UNUSED_FOR_MS = 7 * 24 * 3600_000;
@@ -81,7 +81,7 @@ const MANIFEST_UNUSED_FOR_MS = 7 * 24 * 3600_000;
  * before (some file systems keep modification times to a second or two):
  * such a bundle is used once, not kept.
  */
-const SETTLED_MS = 2000;
+export const SETTLED_MS = 2000;
 
 /** Files esbuild reads that its metafile does not name, but which change what it makes. */
 const SETTINGS = ['tsconfig.json', 'package.json'];

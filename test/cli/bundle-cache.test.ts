@@ -17,6 +17,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, it } from 'node:test';
 import { promisify } from 'node:util';
+import { SETTLED_MS, UNUSED_FOR_MS } from '../../bin/node-bundle.js';
 
 const run = promisify(execFile);
 const BUNDLER = new URL('../../bin/node-bundle.js', import.meta.url).href;
@@ -24,16 +25,16 @@ const LAUNCH = `const [bundler, root] = process.argv.slice(1);
 const { runBundled } = await import(bundler);
 await runBundled('src/main.ts', 'app', { root });`;
 const MAIN = `import { greeting } from './greeting.ts';
-// Destructured so that the bundler's rewrite of the text import.meta.url
-// (each module keeps its source's URL) leaves it be: this one names the file that runs.
+// Destructured so that the test bundler's rewrite of the module's URL (each
+// module keeps its source's) leaves it be: this one names the file that runs.
 const { url } = import.meta;
 console.log(JSON.stringify({ greeting, url }));
 `;
 /** The files the cache stamps, relative to the project. */
 const INPUTS = ['src/main.ts', 'src/greeting.ts', 'tsconfig.json', 'package.json'];
-/** bin/node-bundle.js's SETTLED_MS, and its UNUSED_FOR_MS with a minute to spare. */
-const SETTLED_S = 2;
-const STALE_S = 11 * 60;
+/** The launcher's settle window, and how long a bundle goes unused before the sweep, with a minute to spare. */
+const SETTLED_S = Math.ceil(SETTLED_MS / 1000);
+const STALE_S = UNUSED_FOR_MS / 1000 + 60;
 
 interface Ran {
   greeting: string;

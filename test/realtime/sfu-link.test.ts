@@ -12,6 +12,7 @@ import Janode from 'janode';
 import type { JanusServer } from '../../src/sfu/janus-server.ts';
 import { SfuLink } from '../../src/realtime/sessions/sfu-link.ts';
 import { SFU_OFFER_RATE } from '../../src/realtime/sessions/sfu-steps.ts';
+import { PUBLISH_AFTER_UP_MS } from '../../src/realtime/sessions/sfu-large-join.ts';
 import type { IceCandidate, ServerMessage } from '../../src/realtime/protocol.ts';
 import type { SfuRouting } from '../../src/realtime/session.ts';
 
@@ -253,7 +254,8 @@ describe('SFU link', () => {
     describe('in a meeting of more people than the page shows videos of', () => {
       const many = Array.from({ length: 12 }, (_, i) => ({ feed: 20 + i, display: `c_p${i}`, streams: [{ type: 'audio', mid: '0' }] }));
 
-      it('publishes the page’s first offer, and its candidates after it, once the subscription is up', async () => {
+      it('publishes the page’s first offer, and its candidates after it, a moment after the subscription is up', async (t) => {
+        t.mock.timers.enable({ apis: ['setTimeout', 'Date'] });
         const janus = fakeJanus(many);
         const { link, sent, warnings, idle } = linkOn(janus.server);
         link.prepare();
@@ -271,7 +273,10 @@ describe('SFU link', () => {
         assert.deepEqual(janus.handles[1]!.steps, ['subscribe', 'trickle', 'start']);
         assert.deepEqual(janus.handles[0]!.steps, ['join ahead'], 'not published while the subscription connects');
         janus.handles[1]!.up();
-        await until(() => janus.handles[0]!.steps.length > 1);
+        t.mock.timers.tick(PUBLISH_AFTER_UP_MS - 1);
+        await idle();
+        assert.deepEqual(janus.handles[0]!.steps, ['join ahead']);
+        t.mock.timers.tick(1);
         await idle();
         assert.deepEqual(janus.handles[0]!.steps, ['join ahead', 'publish', 'trickle']);
         assert.deepEqual(warnings, []);

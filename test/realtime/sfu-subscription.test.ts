@@ -5,8 +5,10 @@
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import Janode from 'janode';
 import type { JanusServer } from '../../src/sfu/janus-server.ts';
 import { SfuSubscription, type SubscriptionLink } from '../../src/realtime/sessions/sfu-subscription.ts';
+import { PUBLISH_AFTER_UP_MS } from '../../src/realtime/sessions/sfu-large-join.ts';
 import type { ServerMessage } from '../../src/realtime/protocol.ts';
 
 /** A publisher as the room lists it: a microphone and a camera, and a screen when sharing (disabled once stopped). */
@@ -59,13 +61,17 @@ function fakeJanus(publishing: Set<number>) {
   let refusedMid: string | undefined;
   /** The browser's answers passed on. */
   let answers = 0;
-  /** What the subscription listens to on its handle: Janus offering again by itself, and its connection up (once). */
+  /** What the subscription listens to on its handle: Janus offering again by itself, its connection up or failed (once). */
   const listeners: Array<(e: unknown) => void> = [];
   const upListeners: Array<() => void> = [];
+  const failedListeners: Array<() => void> = [];
   const handle = {
     streams: [],
     on: (_event: string, fn: (e: unknown) => void) => void listeners.push(fn),
-    once: (_event: string, fn: () => void) => void upListeners.push(fn),
+    once: (event: string, fn: () => void) => {
+      if (event === Janode.EVENT.HANDLE_WEBRTCUP) upListeners.push(fn);
+      if (event === Janode.EVENT.HANDLE_ICE_FAILED) failedListeners.push(fn);
+    },
     trickle: (candidate: unknown) => Promise.resolve(void trickled.push(candidate)),
     detach: () => Promise.resolve(),
     joinSubscriber: ({ streams }: { streams: Spec[] }) => request(streams),
@@ -90,7 +96,11 @@ function fakeJanus(publishing: Set<number>) {
   const up = () => {
     for (const fn of upListeners.splice(0)) fn();
   };
-  return { server, requests, carried, trickled, configures, offerAgain, reset, up, answers: () => answers, refuse: (mid: string) => (refusedMid = mid), failNext: (error: Error) => (failNext = error), failStart: (error: Error) => (startError = error) };
+  /** Janus reports that the subscription's connection failed (ICE). */
+  const iceFailed = () => {
+    for (const fn of failedListeners.splice(0)) fn();
+  };
+  return { server, requests, carried, trickled, configures, offerAgain, reset, up, iceFailed, answers: () => answers, refuse: (mid: string) => (refusedMid = mid), failNext: (error: Error) => (failNext = error), failStart: (error: Error) => (startError = error) };
 }
 
 function link(server: JanusServer, wants = new Map<string, 'high' | 'low' | 'off'>(), videoSlots = 9) {
@@ -406,6 +416,54 @@ describe('SFU subscription', () => {
       t.mock.timers.tick(3000);
       await value.idle();
       assert.deepEqual(janus.requests.map((r) => r.add), [[11, 12, 13, 14, 15, 18], [16, 17]]);
+      subscription.stop();
+    });
+
+    /** Whether the subscription lets its link publish yet (`firstUp`), once what is due has run. */
+    const letsPublish = async (subscription: SfuSubscription, value: { idle(): Promise<void> }) => {
+      let resolved = false;
+      void subscription.firstUp.then(() => (resolved = true));
+      await value.idle();
+      await new Promise((resolve) => setImmediate(resolve));
+      return resolved;
+    };
+
+    it('lets its link publish a moment after its connection is up, not when its answer is with Janus', async (t) => {
+      t.mock.timers.enable({ apis: ['setTimeout', 'Date'] });
+      const { janus, value, subscription } = await joiningEight(feedsOf(11, 18), 2);
+      await subscription.answered('v=0 answer', undefined);
+      assert.equal(await letsPublish(subscription, value), false, 'answered, not yet up');
+      janus.up();
+      t.mock.timers.tick(PUBLISH_AFTER_UP_MS - 1);
+      assert.equal(await letsPublish(subscription, value), false);
+      t.mock.timers.tick(1);
+      assert.equal(await letsPublish(subscription, value), true);
+      subscription.stop();
+    });
+
+    it('lets its link publish at once when its connection fails, Janus refuses its answer, or it stops', async (t) => {
+      t.mock.timers.enable({ apis: ['setTimeout', 'Date'] });
+      const failed = await joiningEight(feedsOf(11, 18), 2);
+      await failed.subscription.answered('v=0 answer', undefined);
+      failed.janus.iceFailed();
+      assert.equal(await letsPublish(failed.subscription, failed.value), true, 'connection failed');
+      failed.subscription.stop();
+
+      const refused = await joiningEight(feedsOf(11, 18), 2);
+      refused.janus.failStart(new Error('500 Janus could not take the answer'));
+      await assert.rejects(refused.subscription.answered('v=0 answer', undefined));
+      assert.equal(await letsPublish(refused.subscription, refused.value), true, 'answer refused');
+      refused.subscription.stop();
+
+      const stopped = await joiningEight(feedsOf(11, 18), 2);
+      assert.equal(await letsPublish(stopped.subscription, stopped.value), false);
+      stopped.subscription.stop();
+      assert.equal(await letsPublish(stopped.subscription, stopped.value), true, 'stopped');
+    });
+
+    it('lets its link publish at once where it takes everyone at first', async () => {
+      const { value, subscription } = await joiningEight(feedsOf(11, 18), 8);
+      assert.equal(await letsPublish(subscription, value), true);
       subscription.stop();
     });
 

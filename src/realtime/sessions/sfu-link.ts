@@ -16,8 +16,8 @@
  * the same handle, unless the page says it closed the subscription's
  * connection meanwhile (`discarded`): then the link starts over. In a
  * meeting larger than the page shows videos of, that offer (and its
- * candidates) waits until the subscription's first step is up
- * (sfu-large-join.ts).
+ * candidates) waits until the first subscription is up, and
+ * `PUBLISH_AFTER_UP_MS` more (sfu-large-join.ts).
  * The browser sends a new connection's description at once and trickles
  * its candidates after it (`ice`, naming the connection by `session`):
  * they go to that connection's handle. Janus's descriptions carry its own
@@ -121,7 +121,7 @@ export class SfuLink implements SfuLinkRole {
   prepare(afresh = false): void {
     if (this.closed) return;
     // The page's publishing offer comes right behind: it waits until the room's publishers are known, and in a large
-    // meeting until the subscription's first step is up (sfu-large-join.ts).
+    // meeting until the first subscription is up, and a moment more (sfu-large-join.ts).
     const key = this.publishing.close(PUBLISH_HELD_AT_MOST_MS);
     let opens: Promise<void> | undefined;
     this.steps.run('join the room', async () => {
@@ -140,9 +140,9 @@ export class SfuLink implements SfuLinkRole {
         throw error;
       }
       if (!this.holds(joined)) return;
-      // Joining in one step, the offer is published first, as it came; otherwise once the first step is up.
+      // Joining in one step, the offer is published first, as it came; otherwise once the first subscription is up.
       if (takesAllAtFirst(publishers, joined.feed, this.sfu.videoSlots)) this.publishing.open(key);
-      else opens = joined.subscription.firstStep;
+      else opens = joined.subscription.firstUp;
       joined.subscription.publishers(publishers);
     }).finally(() => (opens ?? Promise.resolve()).then(() => this.publishing.open(key)));
   }

@@ -66,10 +66,12 @@ export class SfuSubscription {
   private readonly rest = new HeldBack(() => this.link.run('subscribe', () => this.subscribe()));
   /**
    * Resolves `PUBLISH_AFTER_UP_MS` after Janus reports up a first subscription taking some feeds first; at once for
-   * any other, and when the subscription fails or stops. The link's publishing waits for it (sfu-large-join.ts).
+   * any other, and when the subscription fails, its connection fails or it stops. An answer Janus takes for one to
+   * an older offer (a publisher left meanwhile) waits for the newer offer's connection. The link's publishing waits
+   * for it (sfu-large-join.ts).
    */
-  readonly firstStep: Promise<void>;
-  private firstStepDone!: () => void;
+  readonly firstUp: Promise<void>;
+  private firstUpDone!: () => void;
   /** A subscription offer is with the browser; the next change waits for its answer. */
   private awaitingAnswer: NodeJS.Timeout | undefined;
   /** The last subscription offer sent: Janus may report one offer both as the update's result and as an event. */
@@ -93,7 +95,7 @@ export class SfuSubscription {
     ownFeed: () => number,
   ) {
     this.feeds = new RoomFeeds(ownFeed);
-    this.firstStep = new Promise((resolve) => (this.firstStepDone = resolve));
+    this.firstUp = new Promise((resolve) => (this.firstUpDone = resolve));
   }
 
   /** Whether `id` names this subscription (its offers went to the browser as `session` `id`). */
@@ -121,7 +123,7 @@ export class SfuSubscription {
   stop(): void {
     this.stopAwaitingAnswer();
     this.rest.stop();
-    this.firstStepDone();
+    this.firstUpDone();
   }
 
   private stopAwaitingAnswer(): void {
@@ -138,7 +140,7 @@ export class SfuSubscription {
     if (!this.link.current() || this.awaitingAnswer || this.rest.held) return;
     const firsts = !this.handle && feed === undefined ? firstFeeds(this.feeds.publishing(), this.link.wants, this.feeds.talking, this.link.videoSlots) : undefined;
     const first = firsts !== undefined && firsts.size < this.feeds.count;
-    if (!first) this.firstStepDone();
+    if (!first) this.firstUpDone();
     const { add, drop } = this.feeds.changes(feed, first ? firsts : undefined);
     if (add.length === 0 && (drop.length === 0 || !this.handle)) return;
     this.feeds.mark(add, true);
@@ -148,7 +150,7 @@ export class SfuSubscription {
       // The rest waits for the connection, or for as long as the answer may take at most.
       if (first && this.handle) this.rest.hold(ANSWER_DEADLINE_MS);
     } catch (error) {
-      this.firstStepDone();
+      this.firstUpDone();
       this.feeds.mark(add, false);
       this.feeds.mark(drop, true);
       const feeds = [...new Set(add.map((s) => s.feed!))];
@@ -178,8 +180,11 @@ export class SfuSubscription {
     });
     sub.once(Janode.EVENT.HANDLE_WEBRTCUP, () => {
       this.rest.releaseIn(REST_AFTER_UP_MS);
-      setTimeout(this.firstStepDone, PUBLISH_AFTER_UP_MS);
+      setTimeout(this.firstUpDone, PUBLISH_AFTER_UP_MS);
     });
+    // A connection that failed keeps the newcomer's publishing waiting for nothing.
+    sub.once(Janode.EVENT.HANDLE_ICE_FAILED, this.firstUpDone);
+    sub.once(Janode.EVENT.HANDLE_HANGUP, this.firstUpDone);
     const result = await sub.joinSubscriber({ room: this.link.room, streams: add, autoupdate: true }).catch(async (error: unknown) => {
       await sub.detach().catch(() => {});
       throw error;
@@ -241,7 +246,7 @@ export class SfuSubscription {
     } catch (error) {
       // An answer to an offer Janus replaced meanwhile (a publisher left while one arrived): its newer offer is on the way.
       if (videoRoomErrorCode(error) !== UNEXPECTED_ANSWER) {
-        this.firstStepDone();
+        this.firstUpDone();
         throw error;
       }
     } finally {
