@@ -12,7 +12,7 @@ import Janode from 'janode';
 import type { JanusServer } from '../../src/sfu/janus-server.ts';
 import { SfuLink } from '../../src/realtime/sessions/sfu-link.ts';
 import { SFU_OFFER_RATE } from '../../src/realtime/sessions/sfu-steps.ts';
-import { PUBLISH_AFTER_UP_MS } from '../../src/realtime/sessions/sfu-large-join.ts';
+import { PUBLISH_AFTER_UP_MS, WANTS_SETTLE_MS } from '../../src/realtime/sessions/sfu-large-join.ts';
 import type { IceCandidate, ServerMessage } from '../../src/realtime/protocol.ts';
 import type { SfuRouting } from '../../src/realtime/session.ts';
 
@@ -253,12 +253,31 @@ describe('SFU link', () => {
 
     describe('in a meeting of more people than the page shows videos of', () => {
       const many = Array.from({ length: 12 }, (_, i) => ({ feed: 20 + i, display: `c_p${i}`, streams: [{ type: 'audio', mid: '0' }] }));
+      /** Prepared for a page that has laid out its tiles (said which videos it shows): its first subscription waits for nothing more. */
+      const prepareLaidOut = (link: SfuLink) => {
+        link.want('c_p0', 'low');
+        link.prepare();
+      };
+
+      it('offers the subscription once the page says which videos it shows, not before', async (t) => {
+        t.mock.timers.enable({ apis: ['setTimeout', 'Date'] });
+        const janus = fakeJanus(many);
+        const { link, sent, idle } = linkOn(janus.server);
+        link.prepare();
+        await idle();
+        assert.ok(!sent.some((m) => m.type === 'offer'), 'not offered before the page said');
+        link.want('c_p3', 'low');
+        t.mock.timers.tick(WANTS_SETTLE_MS);
+        await idle();
+        assert.ok(sent.some((m) => m.type === 'offer' && m.from === 'sfu'));
+        await link.close();
+      });
 
       it('publishes the page’s first offer, and its candidates after it, a moment after the subscription is up', async (t) => {
         t.mock.timers.enable({ apis: ['setTimeout', 'Date'] });
         const janus = fakeJanus(many);
         const { link, sent, warnings, idle } = linkOn(janus.server);
-        link.prepare();
+        prepareLaidOut(link);
         link.offer(offerOf('111'));
         link.ice(candidate('0'), '111');
         await idle();
@@ -286,7 +305,7 @@ describe('SFU link', () => {
       it('publishes at once an offer that starts over from the subscription offered ahead (no answer to it will come)', async () => {
         const janus = fakeJanus(many);
         const { link, sent, idle } = linkOn(janus.server);
-        link.prepare();
+        prepareLaidOut(link);
         await idle();
         const offered = sent.find((m) => m.type === 'offer' && m.from === 'sfu') as { session: string };
         link.offer(offerOf('111'), offered.session);
@@ -299,7 +318,7 @@ describe('SFU link', () => {
       it('drops the offer it holds when its Janus goes down, and asks the page to publish again', async () => {
         const janus = fakeJanus(many);
         const { link, sent, idle } = linkOn(janus.server);
-        link.prepare();
+        prepareLaidOut(link);
         link.offer(offerOf('111'));
         link.ice(candidate('0'), '111');
         await idle();
@@ -315,7 +334,7 @@ describe('SFU link', () => {
         t.mock.timers.enable({ apis: ['setTimeout'] });
         const janus = fakeJanus(many);
         const { link, idle } = linkOn(janus.server);
-        link.prepare();
+        prepareLaidOut(link);
         link.offer(offerOf('111'));
         await idle();
         t.mock.timers.tick(2999);

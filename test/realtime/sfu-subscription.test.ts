@@ -4,11 +4,11 @@
  * what reaches the browser. The real Janus is in test/sfu.
  */
 import assert from 'node:assert/strict';
-import { describe, it } from 'node:test';
+import { describe, it, type TestContext } from 'node:test';
 import Janode from 'janode';
 import type { JanusServer } from '../../src/sfu/janus-server.ts';
 import { SfuSubscription, type SubscriptionLink } from '../../src/realtime/sessions/sfu-subscription.ts';
-import { PUBLISH_AFTER_UP_MS } from '../../src/realtime/sessions/sfu-large-join.ts';
+import { PUBLISH_AFTER_UP_MS, WANTS_AWAITED_AT_MOST_MS, WANTS_SETTLE_MS } from '../../src/realtime/sessions/sfu-large-join.ts';
 import type { ServerMessage } from '../../src/realtime/protocol.ts';
 
 /** A publisher as the room lists it: a microphone and a camera, and a screen when sharing (disabled once stopped). */
@@ -131,13 +131,20 @@ function link(server: JanusServer, wants = new Map<string, 'high' | 'low' | 'off
 const eightOthers = () => [11, 12, 13, 14, 15, 16, 17, 18].map((f) => ({ ...publisher(f, `p${f}`), ...(f === 18 ? { talking: true } : {}) }));
 const feedsOf = (first: number, last: number) => Array.from({ length: last - first + 1 }, (_, i) => first + i);
 
-/** A first subscription to the eight others, `publishing` the feeds Janus knows, with `videoSlots` and `wants`. */
-async function joiningEight(publishing: number[], videoSlots: number, wants = new Map<string, 'high' | 'low' | 'off'>()) {
+/**
+ * A first subscription to the eight others, `publishing` the feeds Janus knows, with `videoSlots` and `wants`. With
+ * no wants and `t`'s fake timers, past the wait for them: the page never said.
+ */
+async function joiningEight(publishing: number[], videoSlots: number, wants = new Map<string, 'high' | 'low' | 'off'>(), t?: TestContext) {
   const janus = fakeJanus(new Set(publishing));
   const { value, sent } = link(janus.server, wants, videoSlots);
   const subscription = new SfuSubscription(value, () => 10);
   subscription.publishers(eightOthers() as never);
   await value.idle();
+  if (t && wants.size === 0) {
+    t.mock.timers.tick(WANTS_AWAITED_AT_MOST_MS);
+    await value.idle();
+  }
   return { janus, value, sent, subscription };
 }
 
@@ -393,9 +400,41 @@ describe('SFU subscription', () => {
       subscription.stop();
     });
 
+    it('waits a moment for the page to say which videos it shows, and takes those first', async (t) => {
+      t.mock.timers.enable({ apis: ['setTimeout', 'Date'] });
+      const wants = new Map<string, 'high' | 'low' | 'off'>();
+      const { janus, value, subscription } = await joiningEight(feedsOf(11, 18), 2, wants);
+      assert.equal(janus.requests.length, 0, 'nothing asked before the page said');
+      // The page lays out its tiles: p16's and p17's videos shown, the others not; its wants come one by one.
+      const said: Array<[string, 'low' | 'off']> = [...[...feedsOf(11, 15), 18].map((f): [string, 'off'] => [`p${f}`, 'off']), ['p16', 'low'], ['p17', 'low']];
+      for (const [from, video] of said) {
+        wants.set(from, video);
+        subscription.wanted();
+      }
+      t.mock.timers.tick(WANTS_SETTLE_MS - 1);
+      await value.idle();
+      assert.equal(janus.requests.length, 0);
+      t.mock.timers.tick(1);
+      await value.idle();
+      assert.deepEqual(janus.requests.map((r) => r.add), [[11, 12, 13, 16, 17, 18]], 'the two shown, the one talking, then the room’s order');
+      subscription.stop();
+    });
+
+    it('takes its first feeds without the page’s wants when they do not come in time', async (t) => {
+      t.mock.timers.enable({ apis: ['setTimeout', 'Date'] });
+      const { janus, value, subscription } = await joiningEight(feedsOf(11, 18), 2);
+      t.mock.timers.tick(WANTS_AWAITED_AT_MOST_MS - 1);
+      await value.idle();
+      assert.equal(janus.requests.length, 0);
+      t.mock.timers.tick(1);
+      await value.idle();
+      assert.deepEqual(janus.requests.map((r) => r.add), [[11, 12, 13, 14, 15, 18]]);
+      subscription.stop();
+    });
+
     it('takes the rest a few seconds after its answer at the latest, when Janus never reports the connection up', async (t) => {
       t.mock.timers.enable({ apis: ['setTimeout', 'Date'] });
-      const { janus, value, subscription } = await joiningEight(feedsOf(11, 19), 2);
+      const { janus, value, subscription } = await joiningEight(feedsOf(11, 19), 2, undefined, t);
       await subscription.answered('v=0 answer', undefined);
       // Someone arriving meanwhile waits with the rest.
       subscription.publishers([publisher(19, 'p19')] as never);
@@ -410,7 +449,7 @@ describe('SFU subscription', () => {
 
     it('takes the rest all the same when Janus refuses the first answer', async (t) => {
       t.mock.timers.enable({ apis: ['setTimeout', 'Date'] });
-      const { janus, value, subscription } = await joiningEight(feedsOf(11, 18), 2);
+      const { janus, value, subscription } = await joiningEight(feedsOf(11, 18), 2, undefined, t);
       janus.failStart(new Error('500 Janus could not take the answer'));
       await assert.rejects(subscription.answered('v=0 answer', undefined));
       t.mock.timers.tick(3000);
@@ -430,7 +469,7 @@ describe('SFU subscription', () => {
 
     it('lets its link publish a moment after its connection is up, not when its answer is with Janus', async (t) => {
       t.mock.timers.enable({ apis: ['setTimeout', 'Date'] });
-      const { janus, value, subscription } = await joiningEight(feedsOf(11, 18), 2);
+      const { janus, value, subscription } = await joiningEight(feedsOf(11, 18), 2, undefined, t);
       await subscription.answered('v=0 answer', undefined);
       assert.equal(await letsPublish(subscription, value), false, 'answered, not yet up');
       janus.up();
@@ -443,19 +482,19 @@ describe('SFU subscription', () => {
 
     it('lets its link publish at once when its connection fails, Janus refuses its answer, or it stops', async (t) => {
       t.mock.timers.enable({ apis: ['setTimeout', 'Date'] });
-      const failed = await joiningEight(feedsOf(11, 18), 2);
+      const failed = await joiningEight(feedsOf(11, 18), 2, undefined, t);
       await failed.subscription.answered('v=0 answer', undefined);
       failed.janus.iceFailed();
       assert.equal(await letsPublish(failed.subscription, failed.value), true, 'connection failed');
       failed.subscription.stop();
 
-      const refused = await joiningEight(feedsOf(11, 18), 2);
+      const refused = await joiningEight(feedsOf(11, 18), 2, undefined, t);
       refused.janus.failStart(new Error('500 Janus could not take the answer'));
       await assert.rejects(refused.subscription.answered('v=0 answer', undefined));
       assert.equal(await letsPublish(refused.subscription, refused.value), true, 'answer refused');
       refused.subscription.stop();
 
-      const stopped = await joiningEight(feedsOf(11, 18), 2);
+      const stopped = await joiningEight(feedsOf(11, 18), 2, undefined, t);
       assert.equal(await letsPublish(stopped.subscription, stopped.value), false);
       stopped.subscription.stop();
       assert.equal(await letsPublish(stopped.subscription, stopped.value), true, 'stopped');

@@ -2,7 +2,8 @@
  * @module realtime/sessions/sfu-large-join
  * Joining a meeting of more people than the page shows videos of, in two
  * steps. The first subscription offer carries only as many people as the
- * page shows videos of, `FIRST_FEEDS_AT_LEAST` at least (`firstFeeds`),
+ * page shows videos of, `FIRST_FEEDS_AT_LEAST` at least (`firstFeeds`;
+ * it waits a moment for the page to say which, `WANTS_AWAITED_AT_MOST_MS`),
  * and the rest follows once its connection is up (`HeldBack`): the
  * browser answers, and Janus connects, an offer of a few m-lines much
  * sooner than one of the whole meeting (two per person), and the first
@@ -29,6 +30,14 @@ export const REST_AT_LATEST_MS = 3000;
  * the publishers for are mostly through (docs/video.md, "Publishing after the first subscription is up").
  */
 export const PUBLISH_AFTER_UP_MS = 200;
+/**
+ * A first subscription taking some feeds first waits this long at most for the page to say which videos it shows
+ * (its `sfu_want`s, sent as it lays out its tiles for `welcome`): taken without them, the first feeds may hold none
+ * of the videos the page shows, and it shows none until the rest comes.
+ */
+export const WANTS_AWAITED_AT_MOST_MS = 400;
+/** The page says it of every tile at once: the first of its wants is followed by the others this soon. */
+export const WANTS_SETTLE_MS = 20;
 /** The newcomer's publishing waits this long at most for the first subscription. */
 export const PUBLISH_HELD_AT_MOST_MS = 3000;
 

@@ -186,6 +186,7 @@ export class SfuLink implements SfuLinkRole {
     this.wants.delete(from);
     this.wants.set(from, video);
     const joined = this.joined;
+    joined?.subscription.wanted();
     if (joined) this.steps.run('choose layers', () => joined.subscription.applyWants());
   }
 

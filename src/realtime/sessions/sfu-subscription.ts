@@ -29,7 +29,7 @@ import type { JanusServer } from '../../sfu/janus-server.ts';
 import { NO_SUCH_FEED, videoRoomErrorCode } from '../../sfu/rooms.ts';
 import { SFU_PEER, type ServerMessage, type VideoWant } from '../protocol.ts';
 import { carriedStreams, janusHolds, layerSpecs, sameSpec, type JanusCandidate, type LayerSpec } from './sfu-steps.ts';
-import { firstFeeds, HeldBack, PUBLISH_AFTER_UP_MS, REST_AFTER_UP_MS, REST_AT_LATEST_MS } from './sfu-large-join.ts';
+import { firstFeeds, HeldBack, PUBLISH_AFTER_UP_MS, REST_AFTER_UP_MS, REST_AT_LATEST_MS, WANTS_AWAITED_AT_MOST_MS, WANTS_SETTLE_MS } from './sfu-large-join.ts';
 import { RoomFeeds } from './sfu-feeds.ts';
 
 /** VideoRoom's "Unexpected ANSWER (did we offer?)". */
@@ -64,6 +64,9 @@ export class SfuSubscription {
   private readonly feeds: RoomFeeds;
   /** Joined with the first feeds only: the rest waits for the connection. */
   private readonly rest = new HeldBack(() => this.link.run('subscribe', () => this.subscribe()));
+  /** The first feeds wait for the page's wants (once). */
+  private readonly wantsAwaited = new HeldBack(() => this.link.run('subscribe', () => this.subscribe()));
+  private awaitedWants = false;
   /**
    * Resolves `PUBLISH_AFTER_UP_MS` after Janus reports up a first subscription taking some feeds first; at once for
    * any other, and when the subscription fails, its connection fails or it stops. An answer Janus takes for one to
@@ -119,10 +122,16 @@ export class SfuSubscription {
     this.feeds.gone(feed);
   }
 
+  /** The page said how much of someone's video it wants: a first subscription waiting for that goes on. */
+  wanted(): void {
+    this.wantsAwaited.releaseIn(WANTS_SETTLE_MS);
+  }
+
   /** The link is done with this subscription: nothing more waits for the browser. */
   stop(): void {
     this.stopAwaitingAnswer();
     this.rest.stop();
+    this.wantsAwaited.stop();
     this.firstUpDone();
   }
 
@@ -137,9 +146,14 @@ export class SfuSubscription {
    * out. With `feed`, that publisher's only.
    */
   async subscribe(feed?: number): Promise<void> {
-    if (!this.link.current() || this.awaitingAnswer || this.rest.held) return;
+    if (!this.link.current() || this.awaitingAnswer || this.rest.held || this.wantsAwaited.held) return;
     const firsts = !this.handle && feed === undefined ? firstFeeds(this.feeds.publishing(), this.link.wants, this.feeds.talking, this.link.videoSlots) : undefined;
     const first = firsts !== undefined && firsts.size < this.feeds.count;
+    if (first && this.link.wants.size === 0 && !this.awaitedWants) {
+      this.awaitedWants = true;
+      this.wantsAwaited.hold(WANTS_AWAITED_AT_MOST_MS);
+      return;
+    }
     if (!first) this.firstUpDone();
     const { add, drop } = this.feeds.changes(feed, first ? firsts : undefined);
     if (add.length === 0 && (drop.length === 0 || !this.handle)) return;
