@@ -24,13 +24,13 @@ const candidate = (mid: string): IceCandidate => ({ candidate: `candidate:1 1 ud
  * keeps what waits for its connection to be up (`up` reports it).
  */
 function fakeJanus(publishers: unknown[] = []) {
-  const handles: Array<{ steps: string[]; trickled: unknown[]; up: () => void }> = [];
+  const handles: Array<{ steps: string[]; trickled: unknown[]; up: () => void; subscribed?: number[] }> = [];
   const server = Object.assign(new EventEmitter(), {
     up: true,
     label: 'fake',
     attach: async () => {
       const waiting: Array<() => void> = [];
-      const noted = { steps: [] as string[], trickled: [] as unknown[], up: () => waiting.splice(0).forEach((fn) => fn()) };
+      const noted = { steps: [] as string[], trickled: [] as unknown[], up: () => waiting.splice(0).forEach((fn) => fn()), subscribed: undefined as number[] | undefined };
       handles.push(noted);
       return {
         on() {},
@@ -49,8 +49,9 @@ function fakeJanus(publishers: unknown[] = []) {
           noted.steps.push('publish');
           return { jsep: { type: 'answer', sdp: 'v=0 answer' } };
         },
-        joinSubscriber: async () => {
+        joinSubscriber: async ({ streams: asked }: { streams: Array<{ feed: number }> }) => {
           noted.steps.push('subscribe');
+          noted.subscribed = [...new Set(asked.map((s) => s.feed))];
           const streams = [{ mid: '0', type: 'audio', feed_id: 9, feed_display: 'c_bob' }];
           return { streams, jsep: { type: 'offer', sdp: `v=0 subscription offer ${handles.length}` } };
         },
@@ -266,10 +267,12 @@ describe('SFU link', () => {
         link.prepare();
         await idle();
         assert.ok(!sent.some((m) => m.type === 'offer'), 'not offered before the page said');
-        link.want('c_p3', 'low');
+        // The last of the room (feed 31): not among the first nine in the room's order.
+        link.want('c_p11', 'low');
         t.mock.timers.tick(WANTS_SETTLE_MS);
         await idle();
         assert.ok(sent.some((m) => m.type === 'offer' && m.from === 'sfu'));
+        assert.ok(janus.handles[1]!.subscribed?.includes(31), 'the one the page shows is among the first feeds');
         await link.close();
       });
 

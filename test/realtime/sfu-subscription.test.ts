@@ -405,19 +405,33 @@ describe('SFU subscription', () => {
       const wants = new Map<string, 'high' | 'low' | 'off'>();
       const { janus, value, subscription } = await joiningEight(feedsOf(11, 18), 2, wants);
       assert.equal(janus.requests.length, 0, 'nothing asked before the page said');
-      // The page lays out its tiles: p16's and p17's videos shown, the others not; its wants come one by one.
-      const said: Array<[string, 'low' | 'off']> = [...[...feedsOf(11, 15), 18].map((f): [string, 'off'] => [`p${f}`, 'off']), ['p16', 'low'], ['p17', 'low']];
-      for (const [from, video] of said) {
+      // The page lays out its tiles: p16's and p17's videos shown, the others not; its wants come one by one, the last
+      // a little after the first.
+      const say = (from: string, video: 'low' | 'off') => {
         wants.set(from, video);
         subscription.wanted();
-      }
-      t.mock.timers.tick(WANTS_SETTLE_MS - 1);
+      };
+      for (const f of [...feedsOf(11, 15), 18]) say(`p${f}`, 'off');
+      t.mock.timers.tick(WANTS_SETTLE_MS / 2);
+      await value.idle();
+      say('p16', 'low');
+      say('p17', 'low');
+      t.mock.timers.tick(WANTS_SETTLE_MS / 2 - 1);
       await value.idle();
       assert.equal(janus.requests.length, 0);
       t.mock.timers.tick(1);
       await value.idle();
       assert.deepEqual(janus.requests.map((r) => r.add), [[11, 12, 13, 16, 17, 18]], 'the two shown, the one talking, then the room’s order');
       subscription.stop();
+    });
+
+    it('asks Janus for nothing when it stops while waiting for the page’s wants', async (t) => {
+      t.mock.timers.enable({ apis: ['setTimeout', 'Date'] });
+      const { janus, value, subscription } = await joiningEight(feedsOf(11, 18), 2);
+      subscription.stop();
+      t.mock.timers.tick(WANTS_AWAITED_AT_MOST_MS);
+      await value.idle();
+      assert.equal(janus.requests.length, 0);
     });
 
     it('takes its first feeds without the page’s wants when they do not come in time', async (t) => {

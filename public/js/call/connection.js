@@ -85,6 +85,7 @@ function onWelcome(c, m) {
   // (building it first held every offer back by a tenth of a second or more).
   // A place already on the SFU: straight there, no mesh offers to everyone first.
   if (m.sfu === true) c.media.joinSfu();
+  c.media.sayWantsAgain();
   c.media.sync(m.participants);
   renderCall(c);
   showChatState(c);

@@ -99,8 +99,15 @@ export class MediaPath {
   /** The tile of `id` needs this much video ('high', 'low', 'off'): through the SFU, the layer it receives. */
   setWanted(id, wanted) {
     this.wanted ??= new Map();
+    // The latest last, as the server orders them: the latest wants take the video slots.
+    this.wanted.delete(id);
     this.wanted.set(id, wanted);
     this.sfu?.want(id, wanted);
+  }
+
+  /** Every tile's want to the SFU again: after a `welcome` the server's end may be new (a resume on another instance). */
+  sayWantsAgain() {
+    for (const [id, wanted] of this.wanted ?? []) this.sfu?.want(id, wanted, true);
   }
 
   retry(id) {

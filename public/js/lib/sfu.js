@@ -192,10 +192,11 @@ export class SfuClient {
     return this.subscription.screens;
   }
 
-  /** How much of `id`'s video this page wants ('high', 'low' or 'off': its tile's size); the SFU sends that layer, or nothing. */
-  want(id, video) {
+  /** How much of `id`'s video this page wants ('high', 'low' or 'off'): the SFU sends that layer, or nothing. Said once, unless `again`. */
+  want(id, video, again = false) {
     this.wants ??= new Map();
-    if (this.wants.get(id) === video) return;
+    if (this.wants.get(id) === video && !again) return;
+    this.wants.delete(id);
     this.wants.set(id, video);
     this.send({ type: 'sfu_want', from: id, video });
   }

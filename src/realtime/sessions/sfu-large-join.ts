@@ -2,8 +2,9 @@
  * @module realtime/sessions/sfu-large-join
  * Joining a meeting of more people than the page shows videos of, in two
  * steps. The first subscription offer carries only as many people as the
- * page shows videos of, `FIRST_FEEDS_AT_LEAST` at least (`firstFeeds`;
- * it waits a moment for the page to say which, `WANTS_AWAITED_AT_MOST_MS`),
+ * page shows videos of, `FIRST_FEEDS_AT_LEAST` at least (`firstFeeds`; the
+ * subscription waits a moment for the page's wants before choosing them,
+ * `WANTS_AWAITED_AT_MOST_MS`),
  * and the rest follows once its connection is up (`HeldBack`): the
  * browser answers, and Janus connects, an offer of a few m-lines much
  * sooner than one of the whole meeting (two per person), and the first

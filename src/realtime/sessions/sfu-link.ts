@@ -186,8 +186,9 @@ export class SfuLink implements SfuLinkRole {
     this.wants.delete(from);
     this.wants.set(from, video);
     const joined = this.joined;
-    joined?.subscription.wanted();
-    if (joined) this.steps.run('choose layers', () => joined.subscription.applyWants());
+    if (!joined) return;
+    joined.subscription.wanted();
+    this.steps.run('choose layers', () => joined.subscription.applyWants());
   }
 
   /** The participant left: their feed and subscription end (Janus stops their media at once). */

@@ -11,9 +11,9 @@
  * itself when a publisher leaves (autoupdate). Before each subscription
  * offer the browser gets `sfu` `streams`: which participant each m-line
  * carries, and whether a video is their camera or their screen. Joining a
- * meeting of more people than the page shows videos of, it takes that many
- * first (six at least) and the rest once its connection is up
- * (sfu-large-join.ts).
+ * meeting of more people than the page shows videos of, it waits a moment
+ * for the page to say which, takes that many first (six at least) and the
+ * rest once its connection is up (sfu-large-join.ts).
  *
  * Apart from the publishing half because the two live differently: the
  * publisher is one request per browser offer, while the subscription keeps
@@ -64,9 +64,9 @@ export class SfuSubscription {
   private readonly feeds: RoomFeeds;
   /** Joined with the first feeds only: the rest waits for the connection. */
   private readonly rest = new HeldBack(() => this.link.run('subscribe', () => this.subscribe()));
-  /** The first feeds wait for the page's wants (once). */
-  private readonly wantsAwaited = new HeldBack(() => this.link.run('subscribe', () => this.subscribe()));
-  private awaitedWants = false;
+  /** The first feeds wait for the page's wants; once only, so that a first subscription tried again does not wait again. */
+  private readonly untilWants = new HeldBack(() => this.link.run('subscribe', () => this.subscribe()));
+  private waitedForWants = false;
   /**
    * Resolves `PUBLISH_AFTER_UP_MS` after Janus reports up a first subscription taking some feeds first; at once for
    * any other, and when the subscription fails, its connection fails or it stops. An answer Janus takes for one to
@@ -124,14 +124,14 @@ export class SfuSubscription {
 
   /** The page said how much of someone's video it wants: a first subscription waiting for that goes on. */
   wanted(): void {
-    this.wantsAwaited.releaseIn(WANTS_SETTLE_MS);
+    this.untilWants.releaseIn(WANTS_SETTLE_MS);
   }
 
   /** The link is done with this subscription: nothing more waits for the browser. */
   stop(): void {
     this.stopAwaitingAnswer();
     this.rest.stop();
-    this.wantsAwaited.stop();
+    this.untilWants.stop();
     this.firstUpDone();
   }
 
@@ -146,12 +146,12 @@ export class SfuSubscription {
    * out. With `feed`, that publisher's only.
    */
   async subscribe(feed?: number): Promise<void> {
-    if (!this.link.current() || this.awaitingAnswer || this.rest.held || this.wantsAwaited.held) return;
+    if (!this.link.current() || this.awaitingAnswer || this.rest.held || this.untilWants.held) return;
     const firsts = !this.handle && feed === undefined ? firstFeeds(this.feeds.publishing(), this.link.wants, this.feeds.talking, this.link.videoSlots) : undefined;
     const first = firsts !== undefined && firsts.size < this.feeds.count;
-    if (first && this.link.wants.size === 0 && !this.awaitedWants) {
-      this.awaitedWants = true;
-      this.wantsAwaited.hold(WANTS_AWAITED_AT_MOST_MS);
+    if (first && this.link.wants.size === 0 && !this.waitedForWants) {
+      this.waitedForWants = true;
+      this.untilWants.hold(WANTS_AWAITED_AT_MOST_MS);
       return;
     }
     if (!first) this.firstUpDone();
