@@ -1,8 +1,10 @@
 // Bundles Foyer's own TypeScript for Node with esbuild, leaving packages to
-// node_modules (the test files carry a few: see INLINED). Used by the
-// `foyer` launcher and the test runner instead of tsx's loader, which
-// resolves and loads every file through a hook thread and costs seconds of
-// CPU per process for a graph of a few hundred files.
+// node_modules (the test files carry a few: see INLINED). Used by
+// `npm start`, the `foyer` launcher and the test runner instead of tsx's
+// loader, which resolves and loads every file through a hook thread and
+// costs seconds of CPU per process for a graph of a few hundred files. The
+// launchers keep their last bundle and use it again while its sources are
+// unchanged (`runBundled`, the cache below).
 import { createHash, randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -32,7 +34,8 @@ const ownUrls = {
  * Packages a bundle run many times carries with Foyer's code (`inline`):
  * ES modules of many small files, which Node resolves and loads one by one
  * at every start. Worth it for the test files, bundled once and started by
- * the hundred; not for a launch, which would bundle them every time. No
+ * the hundred; not for a launch, whose bundle would carry them for one
+ * start at a time (and be rebuilt with every edit of Foyer's code). No
  * other package in node_modules imports them, so such a bundle holds their
  * only copy.
  */

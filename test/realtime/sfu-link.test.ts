@@ -333,7 +333,7 @@ describe('SFU link', () => {
         await link.close();
       });
 
-      it('publishes a few seconds after the subscription was offered at the latest, when the page never answers it', async (t) => {
+      it('publishes a few seconds after joining ahead at the latest, when the subscription never comes up', async (t) => {
         t.mock.timers.enable({ apis: ['setTimeout'] });
         const janus = fakeJanus(many);
         const { link, idle } = linkOn(janus.server);

@@ -65,12 +65,14 @@ function fakeJanus(publishing: Set<number>) {
   const listeners: Array<(e: unknown) => void> = [];
   const upListeners: Array<() => void> = [];
   const failedListeners: Array<() => void> = [];
+  const hangUpListeners: Array<() => void> = [];
   const handle = {
     streams: [],
     on: (_event: string, fn: (e: unknown) => void) => void listeners.push(fn),
     once: (event: string, fn: () => void) => {
       if (event === Janode.EVENT.HANDLE_WEBRTCUP) upListeners.push(fn);
       if (event === Janode.EVENT.HANDLE_ICE_FAILED) failedListeners.push(fn);
+      if (event === Janode.EVENT.HANDLE_HANGUP) hangUpListeners.push(fn);
     },
     trickle: (candidate: unknown) => Promise.resolve(void trickled.push(candidate)),
     detach: () => Promise.resolve(),
@@ -100,7 +102,11 @@ function fakeJanus(publishing: Set<number>) {
   const iceFailed = () => {
     for (const fn of failedListeners.splice(0)) fn();
   };
-  return { server, requests, carried, trickled, configures, offerAgain, reset, up, iceFailed, answers: () => answers, refuse: (mid: string) => (refusedMid = mid), failNext: (error: Error) => (failNext = error), failStart: (error: Error) => (startError = error) };
+  /** Janus reports that the subscription's connection was closed (hang-up). */
+  const hangUp = () => {
+    for (const fn of hangUpListeners.splice(0)) fn();
+  };
+  return { server, requests, carried, trickled, configures, offerAgain, reset, up, iceFailed, hangUp, answers: () => answers, refuse: (mid: string) => (refusedMid = mid), failNext: (error: Error) => (failNext = error), failStart: (error: Error) => (startError = error) };
 }
 
 function link(server: JanusServer, wants = new Map<string, 'high' | 'low' | 'off'>(), videoSlots = 9) {
@@ -494,13 +500,21 @@ describe('SFU subscription', () => {
       subscription.stop();
     });
 
-    it('lets its link publish at once when its connection fails, Janus refuses its answer, or it stops', async (t) => {
+    it('lets its link publish at once when its connection fails or hangs up, Janus refuses its answer, or it stops', async (t) => {
       t.mock.timers.enable({ apis: ['setTimeout', 'Date'] });
       const failed = await joiningEight(feedsOf(11, 18), 2, undefined, t);
       await failed.subscription.answered('v=0 answer', undefined);
+      assert.equal(await letsPublish(failed.subscription, failed.value), false);
       failed.janus.iceFailed();
       assert.equal(await letsPublish(failed.subscription, failed.value), true, 'connection failed');
       failed.subscription.stop();
+
+      const hungUp = await joiningEight(feedsOf(11, 18), 2, undefined, t);
+      await hungUp.subscription.answered('v=0 answer', undefined);
+      assert.equal(await letsPublish(hungUp.subscription, hungUp.value), false);
+      hungUp.janus.hangUp();
+      assert.equal(await letsPublish(hungUp.subscription, hungUp.value), true, 'hung up');
+      hungUp.subscription.stop();
 
       const refused = await joiningEight(feedsOf(11, 18), 2, undefined, t);
       refused.janus.failStart(new Error('500 Janus could not take the answer'));

@@ -11,59 +11,17 @@
  * With a stand-in for RTCPeerConnection; the browsers are in test/sfu.
  */
 import assert from 'node:assert/strict';
-import { afterEach, beforeEach, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { SfuClient } from '../../public/js/lib/sfu.js';
-
-let made = 0;
-
-/** As much of RTCPeerConnection as the client's offers and the subscription's answers use. */
-class FakeConnection extends EventTarget {
-  readonly id = ++made;
-  signalingState = 'stable';
-  connectionState = 'new';
-  iceGatheringState = 'complete';
-  localDescription: { type: string; sdp: string } | null = null;
-  remoteDescription: { type: string; sdp: string } | null = null;
-  private transceivers: unknown[] = [];
-  addTransceiver(track: unknown) {
-    const t = { mid: String(this.transceivers.length), direction: 'sendonly', sender: { track: typeof track === 'string' ? null : track, replaceTrack: async () => {} }, receiver: { track: null } };
-    this.transceivers.push(t);
-    return t;
-  }
-  getTransceivers() {
-    return this.transceivers;
-  }
-  async createOffer() {
-    return { type: 'offer', sdp: `v=0\r\no=- ${this.id} 1 IN IP4 127.0.0.1\r\n` };
-  }
-  async createAnswer() {
-    return { type: 'answer', sdp: `v=0\r\no=- a${this.id} 1 IN IP4 127.0.0.1\r\n` };
-  }
-  async setLocalDescription(d: { type: string; sdp: string }) {
-    this.localDescription = d;
-    this.signalingState = d.type === 'offer' ? 'have-local-offer' : 'stable';
-  }
-  async setRemoteDescription(d: { type: string; sdp: string }) {
-    this.remoteDescription = d;
-    this.signalingState = d.type === 'offer' ? 'have-remote-offer' : 'stable';
-  }
-  close() {
-    this.connectionState = 'closed';
-  }
-}
+import { FakeConnection, usingFakeConnections } from './fake-peer-connection.ts';
 
 type Sent = { type: string; to?: string; discarded?: string; session?: string };
 
 const settle = () => new Promise((resolve) => setTimeout(resolve, 10));
 
 describe('SFU client starting over', () => {
-  const saved = (globalThis as any).RTCPeerConnection;
   let client: any;
-  beforeEach(() => ((globalThis as any).RTCPeerConnection = FakeConnection));
-  afterEach(() => {
-    client?.stop();
-    (globalThis as any).RTCPeerConnection = saved;
-  });
+  usingFakeConnections(() => client?.stop());
 
   function start(othersThere = () => false) {
     const sent: Sent[] = [];

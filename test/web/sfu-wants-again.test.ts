@@ -7,45 +7,15 @@
  * browsers are in test/sfu.
  */
 import assert from 'node:assert/strict';
-import { afterEach, beforeEach, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { MediaPath } from '../../public/js/call/media-path.js';
-
-/** Enough of RTCPeerConnection for the SFU client to start (its offer is never answered here). */
-class FakeConnection extends EventTarget {
-  signalingState = 'stable';
-  connectionState = 'new';
-  iceGatheringState = 'complete';
-  localDescription: { type: string; sdp: string } | null = null;
-  private transceivers: unknown[] = [];
-  addTransceiver(track: unknown) {
-    const t = { mid: String(this.transceivers.length), direction: 'sendonly', sender: { track: typeof track === 'string' ? null : track, replaceTrack: async () => {} }, receiver: { track: null } };
-    this.transceivers.push(t);
-    return t;
-  }
-  getTransceivers() {
-    return this.transceivers;
-  }
-  async createOffer() {
-    return { type: 'offer', sdp: 'v=0\r\no=- 1 1 IN IP4 127.0.0.1\r\n' };
-  }
-  async setLocalDescription(d: { type: string; sdp: string }) {
-    this.localDescription = d;
-  }
-  close() {
-    this.connectionState = 'closed';
-  }
-}
+import { usingFakeConnections } from './fake-peer-connection.ts';
 
 type Sent = { type: string; from?: string; video?: string };
 
 describe('the page’s wants through the SFU', () => {
-  const saved = (globalThis as any).RTCPeerConnection;
   let path: any;
-  beforeEach(() => ((globalThis as any).RTCPeerConnection = FakeConnection));
-  afterEach(() => {
-    path?.closeAll();
-    (globalThis as any).RTCPeerConnection = saved;
-  });
+  usingFakeConnections(() => path?.closeAll());
 
   function onSfu() {
     const sent: Sent[] = [];
@@ -64,7 +34,7 @@ describe('the page’s wants through the SFU', () => {
     assert.deepEqual(wants(), ['c_ann low', 'c_bob off', 'c_bob high']);
   });
 
-  it('says every want again after a welcome, the latest last', () => {
+  it('says every want again when asked (as after a welcome), the latest last', () => {
     const { wants, sent } = onSfu();
     path.setWanted('c_ann', 'low');
     path.setWanted('c_bob', 'off');
@@ -73,5 +43,17 @@ describe('the page’s wants through the SFU', () => {
     sent.length = 0;
     path.sayWantsAgain();
     assert.deepEqual(wants(), ['c_bob off', 'c_cat low', 'c_ann off']);
+  });
+
+  it('says each want once when its SFU client is new (a welcome as someone new): the new client says them itself', () => {
+    const sent: Sent[] = [];
+    path = new MediaPath({ iceServers: [], send: (m: Sent) => sent.push(m), onStream() {}, onGone() {}, onPeerState() {}, boundMs: 60_000 });
+    path.setSelf('c_me');
+    path.setWanted('c_ann', 'low');
+    path.setWanted('c_bob', 'off');
+    // As a welcome does: the wants said again, then the SFU joined.
+    path.sayWantsAgain();
+    path.joinSfu();
+    assert.deepEqual(sent.filter((m) => m.type === 'sfu_want').map((m) => `${m.from} ${m.video}`), ['c_ann low', 'c_bob off']);
   });
 });

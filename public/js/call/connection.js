@@ -84,8 +84,9 @@ function onWelcome(c, m) {
   // Connections first: the offers are made while the call screen is built
   // (building it first held every offer back by a tenth of a second or more).
   // A place already on the SFU: straight there, no mesh offers to everyone first.
-  if (m.sfu === true) c.media.joinSfu();
+  // Before the SFU client is made: a new one says every want itself.
   c.media.sayWantsAgain();
+  if (m.sfu === true) c.media.joinSfu();
   c.media.sync(m.participants);
   renderCall(c);
   showChatState(c);

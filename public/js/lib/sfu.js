@@ -196,7 +196,6 @@ export class SfuClient {
   want(id, video, again = false) {
     this.wants ??= new Map();
     if (this.wants.get(id) === video && !again) return;
-    this.wants.delete(id);
     this.wants.set(id, video);
     this.send({ type: 'sfu_want', from: id, video });
   }

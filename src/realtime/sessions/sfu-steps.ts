@@ -1,7 +1,7 @@
 /**
  * @module realtime/sessions/sfu-steps
- * What an SFU link's steps share: the rate of publishing offers, how long
- * and how often a link waits for a room again (`RoomWait`), how
+ * What an SFU link's steps share: the rate of publishing offers, a link's
+ * wait for a room again and how often it looks (`RoomWait`), how
  * long a detach may take, the SDP session of an offer, which of a
  * publishing offer's videos is the camera and which the screen, whom each
  * m-line of a subscription carries, which layer of each received video the
